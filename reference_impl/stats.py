@@ -1,0 +1,147 @@
+"""Segment statistics: the integer sufficient statistics every chrF score is computed from.
+
+A segment's statistics are, per order (character orders 1..nc, then word orders 1..nw),
+the hypothesis n-gram count, the reference n-gram count and the clipped match count.  They
+are additive, so a corpus score, a bootstrap resample and a bug model that changes the
+aggregation are all functions of these integers and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .params import ChrfParams
+from .scoring import sentence_fscore
+from .text import char_ngrams, char_sequence, word_ngrams, word_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentStats:
+    """Per-order counts of one segment (or of a sum of segments).
+
+    ``hyp[i]`` is recorded as 0 where ``ref[i]`` is 0: a hypothesis n-gram of an order the
+    reference lacks is not counted (sacreBLEU and chrF++.py both do this).
+    """
+
+    hyp: tuple[int, ...]
+    ref: tuple[int, ...]
+    match: tuple[int, ...]
+
+    def __add__(self, other: "SegmentStats") -> "SegmentStats":
+        if not isinstance(other, SegmentStats):
+            return NotImplemented
+        return SegmentStats(
+            tuple(map(int.__add__, self.hyp, other.hyp)),
+            tuple(map(int.__add__, self.ref, other.ref)),
+            tuple(map(int.__add__, self.match, other.match)),
+        )
+
+    def flat(self) -> tuple[int, ...]:
+        """sacreBLEU's layout: [H1, R1, M1, H2, R2, M2, ...]."""
+        out: list[int] = []
+        for h, r, m in zip(self.hyp, self.ref, self.match):
+            out += (h, r, m)
+        return tuple(out)
+
+    @classmethod
+    def from_flat(cls, flat: Sequence[int]) -> "SegmentStats":
+        flat = [int(x) for x in flat]
+        if len(flat) % 3:
+            raise ValueError("flat statistics must hold 3 integers per order")
+        return cls(tuple(flat[0::3]), tuple(flat[1::3]), tuple(flat[2::3]))
+
+    @classmethod
+    def zeros(cls, order: int) -> "SegmentStats":
+        z = (0,) * order
+        return cls(z, z, z)
+
+
+def sum_stats(stats: Iterable[SegmentStats], order: int) -> SegmentStats:
+    """Elementwise sum; the zero statistics when ``stats`` is empty."""
+    hyp = [0] * order
+    ref = [0] * order
+    match = [0] * order
+    for s in stats:
+        for i in range(order):
+            hyp[i] += s.hyp[i]
+            ref[i] += s.ref[i]
+            match[i] += s.match[i]
+    return SegmentStats(tuple(hyp), tuple(ref), tuple(match))
+
+
+def _matches(hc: Counter, rc: Counter) -> int:
+    # Clipped matches: sum over common n-grams of min(hyp count, ref count).  The key
+    # intersection and the min/sum run in C; this is the hot loop of every score.
+    common = hc.keys() & rc.keys()
+    if not common:
+        return 0
+    return sum(map(min, map(hc.__getitem__, common), map(rc.__getitem__, common)))
+
+
+class TextProfile:
+    """A text's n-gram counters, built once and matched against many others."""
+
+    __slots__ = ("counters", "totals")
+
+    def __init__(self, text: str, params: ChrfParams):
+        if params.lowercase:
+            text = text.lower()
+        counters, totals = char_ngrams(
+            char_sequence(text, params.whitespace, params.definition), params.char_order
+        )
+        if params.word_order:
+            wc, wt = word_ngrams(word_tokens(text), params.word_order)
+            counters = counters + wc
+            totals = totals + wt
+        self.counters = counters
+        self.totals = totals
+
+
+def match_profiles(hyp: TextProfile, ref: TextProfile) -> SegmentStats:
+    hyp_counts = []
+    match_counts = []
+    for hc, rc, ht, rt in zip(hyp.counters, ref.counters, hyp.totals, ref.totals):
+        if rt and ht:
+            hyp_counts.append(ht)
+            match_counts.append(_matches(hc, rc))
+        else:
+            hyp_counts.append(0)
+            match_counts.append(0)
+    return SegmentStats(tuple(hyp_counts), tuple(ref.totals), tuple(match_counts))
+
+
+def select_reference(candidates: Sequence[SegmentStats], params: ChrfParams) -> int:
+    """Index of the reference whose statistics the segment uses.
+
+    ``sacrebleu``/``sacrebleu-eps``: highest sentence F, the first one on ties.
+    ``chrfpp``: the first reference with F strictly greater than every earlier one and than
+    0.  chrF++.py keeps no best reference when every F is 0 (it then crashes on the first
+    segment or silently re-adds the previous segment's counts); the reference models the
+    evident intent and uses the first reference, whose counts are what a fixed script adds.
+    """
+    if len(candidates) == 1:
+        return 0
+    best_index = 0
+    best_f = sentence_fscore(candidates[0], params)
+    for i in range(1, len(candidates)):
+        f = sentence_fscore(candidates[i], params)
+        if f > best_f:
+            best_index, best_f = i, f
+    return best_index
+
+
+def segment_statistics(
+    hypothesis: str, references: Sequence[str], params: ChrfParams
+) -> tuple[SegmentStats, int]:
+    """Statistics of one segment against its best reference, and that reference's index.
+
+    Inputs are assumed valid (the public API validates); this is the hot path.
+    """
+    hyp = TextProfile(hypothesis, params)
+    if len(references) == 1:
+        return match_profiles(hyp, TextProfile(references[0], params)), 0
+    candidates = [match_profiles(hyp, TextProfile(r, params)) for r in references]
+    best = select_reference(candidates, params)
+    return candidates[best], best
