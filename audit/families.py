@@ -11,6 +11,8 @@ FAMILIES: dict[str, str] = {
     # -- how per-order statistics become a score
     "requested-order-divisor": "precision and recall are averaged over all requested n-gram orders instead of the effective orders (those with n-grams on both sides), so inputs shorter than the order are deflated",
     "f-score-averaged": "the per-order F-scores are averaged instead of averaging precision and recall first and combining them once",
+    "effective-order-divisor": "per-order scores are averaged over the effective orders only, where the claimed definition averages over all requested orders",
+    "precision-recall-averaged": "precision and recall are averaged over orders and combined once, where the claimed definition averages per-order F-scores",
     "beta-not-squared": "F-beta is computed with beta instead of beta squared",
     "precision-recall-swapped": "precision and recall are swapped in the F-beta formula (beta weights precision)",
     "empty-input-perfect": "an input with no n-grams on either side scores 100 instead of 0",

@@ -28,14 +28,9 @@ def effective_order_score(stats: "SegmentStats", params: ChrfParams) -> Fraction
     for h, r, m in zip(stats.hyp, stats.ref, stats.match):
         if h and r:
             k += 1
-            if m:
+            if m:  # adding 0/h or 0/r leaves the sums unchanged
                 pn, pd = pn * h + m * pd, pd * h
                 rn, rd = rn * r + m * rd, rd * r
-            else:
-                pd *= h
-                pn *= h
-                rd *= r
-                rn *= r
     if k == 0 or pn == 0 or rn == 0:
         # P + R = 0, or one of them 0: F-beta is 0 (sacreBLEU returns 0.0 for P + R = 0).
         return Fraction(0)

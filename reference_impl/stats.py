@@ -71,19 +71,23 @@ def sum_stats(stats: Iterable[SegmentStats], order: int) -> SegmentStats:
     return SegmentStats(tuple(hyp), tuple(ref), tuple(match))
 
 
-def _matches(hc: Counter, rc: Counter) -> int:
+def _matches(hc: Counter, rc: Counter, ht: int, rt: int) -> int:
     # Clipped matches: sum over common n-grams of min(hyp count, ref count).  The key
     # intersection and the min/sum run in C; this is the hot loop of every score.
     common = hc.keys() & rc.keys()
     if not common:
         return 0
+    if len(hc) == ht or len(rc) == rt:
+        # Every n-gram on one side occurs once (typical of higher orders): each common
+        # n-gram contributes min(1, other count) = 1.
+        return len(common)
     return sum(map(min, map(hc.__getitem__, common), map(rc.__getitem__, common)))
 
 
 class TextProfile:
     """A text's n-gram counters, built once and matched against many others."""
 
-    __slots__ = ("counters", "totals")
+    __slots__ = ("counters", "totals", "char_order")
 
     def __init__(self, text: str, params: ChrfParams):
         if params.lowercase:
@@ -97,18 +101,28 @@ class TextProfile:
             totals = totals + wt
         self.counters = counters
         self.totals = totals
+        self.char_order = params.char_order
 
 
 def match_profiles(hyp: TextProfile, ref: TextProfile) -> SegmentStats:
     hyp_counts = []
     match_counts = []
-    for hc, rc, ht, rt in zip(hyp.counters, ref.counters, hyp.totals, ref.totals):
+    nc = hyp.char_order
+    previous = 1
+    for i, (hc, rc, ht, rt) in enumerate(zip(hyp.counters, ref.counters, hyp.totals, ref.totals)):
+        if i == nc:
+            previous = 1
         if rt and ht:
             hyp_counts.append(ht)
-            match_counts.append(_matches(hc, rc))
+            # An n-gram match contains an (n-1)-gram match of the same kind, so an order
+            # after one without matches has none (orders restart at the first word order).
+            m = _matches(hc, rc, ht, rt) if previous else 0
+            match_counts.append(m)
         else:
             hyp_counts.append(0)
             match_counts.append(0)
+            m = 0
+        previous = m
     return SegmentStats(tuple(hyp_counts), tuple(ref.totals), tuple(match_counts))
 
 

@@ -9,7 +9,8 @@ characters.  With ``whitespace=True`` the text is taken as it is.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, _count_elements
+from operator import add as _add
 
 #: The 32 ASCII punctuation marks of ``string.punctuation``: the chrF++ word tokenizer
 #: splits at most one of them off a word's end (or else its start).
@@ -46,12 +47,29 @@ def word_tokens(text: str) -> list[str]:
     return tokens
 
 
+def _counter(items) -> Counter:
+    # Counter(items) without Counter.__init__/update's Python-level dispatch: the counting
+    # itself is the same C helper Counter uses.
+    c = Counter()
+    _count_elements(c, items)
+    return c
+
+
 def char_ngrams(chars: str, max_order: int) -> tuple[list[Counter], list[int]]:
-    """Counters of character n-grams for orders 1..max_order, and their totals."""
+    """Counters of character n-grams for orders 1..max_order, and their totals.
+
+    The n-grams of order n are built from those of order n-1 by appending the next
+    character (``map(str.__add__, ...)`` runs in C): the same strings as ``chars[i:i+n]``.
+    """
     length = len(chars)
-    counters = [Counter(chars)]
+    counters = [_counter(chars)]
+    grams = chars
     for n in range(2, max_order + 1):
-        counters.append(Counter([chars[i : i + n] for i in range(length - n + 1)]))
+        if n > length:
+            counters.append(Counter())
+            continue
+        grams = list(map(_add, grams, chars[n - 1 :]))
+        counters.append(_counter(grams))
     totals = [length - n + 1 if length >= n else 0 for n in range(1, max_order + 1)]
     return counters, totals
 
@@ -59,10 +77,8 @@ def char_ngrams(chars: str, max_order: int) -> tuple[list[Counter], list[int]]:
 def word_ngrams(tokens: list[str], max_order: int) -> tuple[list[Counter], list[int]]:
     """Counters of word n-grams (joined by U+0020, which no token contains) and totals."""
     length = len(tokens)
-    counters = [Counter(tokens)] if max_order >= 1 else []
+    counters = [_counter(tokens)] if max_order >= 1 else []
     for n in range(2, max_order + 1):
-        counters.append(
-            Counter([" ".join(tokens[i : i + n]) for i in range(length - n + 1)])
-        )
+        counters.append(_counter(map(" ".join, zip(*[tokens[i:] for i in range(n)]))))
     totals = [length - n + 1 if length >= n else 0 for n in range(1, max_order + 1)]
     return counters, totals

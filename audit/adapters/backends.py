@@ -1,0 +1,296 @@
+"""The code that actually calls an implementation: runs inside the worker process (or in the
+audit's own process with ``isolate=False``).
+
+A backend is built from a plain, picklable spec dict:
+``{"kind": "nltk"}``, ``{"kind": "sacrebleu", "eps_smoothing": bool}``,
+``{"kind": "callable", "sentence": "pkg.mod:func" | None, "corpus": ... | None}``.
+Each call returns a result tuple (see ``classify``); exceptions of the implementation are
+caught here and never reach the caller.
+"""
+
+from __future__ import annotations
+
+import decimal
+import importlib
+import inspect
+import math
+import numbers
+import os
+import sys
+
+MAX_TEXT = 300
+
+
+class SpecError(Exception):
+    """The spec cannot be loaded; the message is one line meant for the user."""
+
+
+def one_line(text: str, limit: int = MAX_TEXT) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def exception_detail(exc: BaseException) -> str:
+    msg = str(exc)
+    return one_line(f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__)
+
+
+def classify(obj) -> tuple:
+    """What an implementation returned -> ("value", float, repr) or ("invalid", repr, why)."""
+    try:
+        raw = repr(obj)
+    except BaseException as e:  # a pathological __repr__
+        raw = f"<unrepresentable {type(obj).__name__}: {exception_detail(e)}>"
+    raw = one_line(raw, 200)
+    if obj is None:
+        return ("invalid", raw, "returned None")
+    if isinstance(obj, bool) or type(obj).__name__ == "bool_":
+        return ("invalid", raw, "returned a bool, not a number")
+    if isinstance(obj, (numbers.Real, decimal.Decimal)):
+        try:
+            value = float(obj)
+        except (OverflowError, ValueError, TypeError) as e:
+            return ("invalid", raw, f"returned {type(obj).__name__} not convertible to float: {e}")
+        if math.isnan(value):
+            return ("invalid", raw, "returned NaN")
+        if math.isinf(value):
+            return ("invalid", raw, "returned infinity" if value > 0 else "returned -infinity")
+        return ("value", value, raw)
+    return ("invalid", raw, f"returned a {type(obj).__name__}, not a number")
+
+
+def plain_beta(beta):
+    return int(beta) if float(beta).is_integer() else float(beta)
+
+
+def source_of(func) -> tuple:
+    """(module, qualname, file, line) of a function, best effort."""
+    func = inspect.unwrap(func)
+    module = getattr(func, "__module__", None) or "?"
+    qualname = getattr(func, "__qualname__", None) or getattr(func, "__name__", "?")
+    try:
+        file = inspect.getsourcefile(func)
+    except (TypeError, OSError):
+        file = None
+    try:
+        line = inspect.getsourcelines(func)[1]
+    except (TypeError, OSError):
+        line = None
+    return (module, qualname, file, line)
+
+
+def distribution_version(module_name: str):
+    """The installed distribution version of a module's top-level package, else its
+    ``__version__``, else None."""
+    from importlib import metadata
+
+    top = module_name.split(".")[0]
+    try:
+        dists = metadata.packages_distributions().get(top) or []
+        for dist in dists:
+            return metadata.version(dist)
+    except Exception:
+        pass
+    for name in (module_name, top):
+        mod = sys.modules.get(name)
+        version = getattr(mod, "__version__", None)
+        if isinstance(version, str):
+            return version
+    return None
+
+
+class Backend:
+    def describe(self) -> dict:  # {"version": str|None, "sources": {key: tuple}}
+        raise NotImplementedError
+
+    def signature(self, claims: dict) -> str | None:
+        return None
+
+    def call(self, op: str, claims: dict, item) -> tuple:
+        try:
+            if op == "sentence":
+                result = self.sentence(claims, item[0], item[1])
+            else:
+                result = self.corpus(claims, item[0], item[1])
+        except BaseException as e:  # noqa: BLE001 - the implementation's failure is data
+            return ("exception", exception_detail(e))
+        return classify(result)
+
+
+class NltkBackend(Backend):
+    def __init__(self):
+        from nltk.translate import chrf_score
+
+        self.m = chrf_score
+
+    def describe(self):
+        from importlib import metadata
+
+        return {
+            "version": metadata.version("nltk"),
+            "sources": {
+                "sentence": source_of(self.m.sentence_chrf),
+                "corpus": source_of(self.m.corpus_chrf),
+            },
+        }
+
+    @staticmethod
+    def _kw(claims):
+        return dict(
+            min_len=1,
+            max_len=claims["char_order"],
+            beta=plain_beta(claims["beta"]),
+            ignore_whitespace=not claims["whitespace"],
+        )
+
+    def sentence(self, claims, hypothesis, references):
+        return self.m.sentence_chrf(references[0], hypothesis, **self._kw(claims))
+
+    def corpus(self, claims, hypotheses, references):
+        return self.m.corpus_chrf([r[0] for r in references], hypotheses, **self._kw(claims))
+
+
+class SacrebleuBackend(Backend):
+    def __init__(self, eps_smoothing: bool):
+        from sacrebleu.metrics.chrf import CHRF
+
+        self.CHRF = CHRF
+        self.eps = eps_smoothing
+        self._metrics = {}
+
+    def metric(self, claims):
+        key = (claims["char_order"], claims["word_order"], claims["beta"],
+               claims["lowercase"], claims["whitespace"])
+        m = self._metrics.get(key)
+        if m is None:
+            m = self.CHRF(
+                char_order=claims["char_order"],
+                word_order=claims["word_order"],
+                beta=plain_beta(claims["beta"]),
+                lowercase=claims["lowercase"],
+                whitespace=claims["whitespace"],
+                eps_smoothing=self.eps,
+            )
+            self._metrics[key] = m
+        return m
+
+    def describe(self):
+        from importlib import metadata
+
+        return {
+            "version": metadata.version("sacrebleu"),
+            "sources": {
+                "sentence": source_of(self.CHRF._compute_f_score),
+                "corpus": source_of(self.CHRF._aggregate_and_compute),
+            },
+        }
+
+    def signature(self, claims):
+        m = self.CHRF(
+            char_order=claims["char_order"], word_order=claims["word_order"],
+            beta=plain_beta(claims["beta"]), lowercase=claims["lowercase"],
+            whitespace=claims["whitespace"], eps_smoothing=self.eps,
+        )
+        m.num_refs = -1  # the audit uses varying reference counts: sacreBLEU writes "var"
+        return m.get_signature().format()
+
+    def sentence(self, claims, hypothesis, references):
+        return _score_attr(self.metric(claims).sentence_score(hypothesis, references))
+
+    def corpus(self, claims, hypotheses, references):
+        # sacreBLEU takes reference *streams* (one list per reference index); segments
+        # with fewer references are padded with None, which sacreBLEU skips.
+        nrefs = max((len(r) for r in references), default=0)
+        streams = [[r[k] if k < len(r) else None for r in references] for k in range(nrefs)]
+        return _score_attr(self.metric(claims).corpus_score(hypotheses, streams))
+
+
+def _score_attr(score_obj):
+    return getattr(score_obj, "score", score_obj)
+
+
+def parse_callable_spec(spec: str, flag: str) -> tuple[str, str]:
+    module, sep, func = spec.partition(":")
+    if not sep or not module.strip() or not func.strip() or ":" in func:
+        raise SpecError(f"{flag} {spec!r} is not of the form package.module:function")
+    return module.strip(), func.strip()
+
+
+def load_callable(spec: str, flag: str, op: str):
+    module_name, attr = parse_callable_spec(spec, flag)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except BaseException as e:  # noqa: BLE001 - SyntaxError, SystemExit in module code, ...
+        why = one_line(str(e)) if isinstance(e, ImportError) else exception_detail(e)
+        raise SpecError(f"cannot import module {module_name!r} for {flag} {spec}: {why}") from None
+    obj = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise SpecError(
+                f"module {module_name!r} has no attribute {attr!r} (for {flag} {spec})"
+            ) from None
+    if not callable(obj):
+        raise SpecError(f"{spec} (for {flag}) is a {type(obj).__name__}, not a callable")
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        sig = None  # builtins without a signature: trust them
+    if sig is not None:
+        args = ("h", ["r"]) if op == "sentence" else (["h"], [["r"]])
+        shape = ("function(hypothesis, references)" if op == "sentence"
+                 else "function(hypotheses, references)")
+        try:
+            sig.bind(*args)
+        except TypeError as e:
+            raise SpecError(f"{spec} for {flag} cannot be called as {shape}: {e}") from None
+    return obj, module_name
+
+
+class CallableBackend(Backend):
+    def __init__(self, sentence: str | None, corpus: str | None):
+        self.funcs = {}
+        self.modules = []
+        if sentence:
+            self.funcs["sentence"], mod = load_callable(sentence, "--impl", "sentence")
+            self.modules.append(mod)
+        if corpus:
+            self.funcs["corpus"], mod = load_callable(corpus, "--corpus-impl", "corpus")
+            self.modules.append(mod)
+
+    def describe(self):
+        return {
+            "version": distribution_version(self.modules[0]) if self.modules else None,
+            "sources": {k: source_of(f) for k, f in self.funcs.items()},
+        }
+
+    def sentence(self, claims, hypothesis, references):
+        return self.funcs["sentence"](hypothesis, list(references))
+
+    def corpus(self, claims, hypotheses, references):
+        return self.funcs["corpus"](list(hypotheses), [list(r) for r in references])
+
+
+def make_backend(spec: dict) -> Backend:
+    kind = spec["kind"]
+    if kind == "nltk":
+        return NltkBackend()
+    if kind == "sacrebleu":
+        return SacrebleuBackend(bool(spec.get("eps_smoothing")))
+    if kind == "callable":
+        return CallableBackend(spec.get("sentence"), spec.get("corpus"))
+    raise SpecError(f"unknown backend kind {kind!r}")
+
+
+def load(spec: dict) -> tuple:
+    """Build a backend: ("ok", backend, description) or ("error", message)."""
+    try:
+        backend = make_backend(spec)
+        return ("ok", backend, backend.describe())
+    except SpecError as e:
+        return ("error", str(e))
+    except BaseException as e:  # noqa: BLE001
+        return ("error", f"cannot load {spec.get('kind')}: {exception_detail(e)}")

@@ -1,0 +1,234 @@
+"""The adapter interface: what the differential runner knows about an implementation.
+
+An adapter states what it is (``name``, ``version``), what it *claims* to compute
+(``claims``: the reference parameters and definition it should match, and its own output
+scale), what it supports, where its source lives, and scores batches of inputs.  Every call
+gives an :class:`Outcome` per input, never an exception: an implementation that raises,
+crashes its process, hangs or returns a non-number is a finding, not a failure of the audit.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional, Sequence, Union
+
+import reference_impl
+from reference_impl import DEFINITIONS, ChrfParams
+
+from ..errors import UsageError
+
+#: Outcome kinds (the same tuple as ``audit.findings.OUTCOMES``).
+OUTCOME_KINDS = ("value", "exception", "crash", "timeout", "invalid")
+
+#: Claim fields that describe the computation (and may be re-configured), in order.
+PARAM_FIELDS = ("char_order", "word_order", "beta", "lowercase", "whitespace")
+CLAIM_FIELDS = PARAM_FIELDS + ("definition", "scale")
+
+
+class AdapterError(UsageError):
+    """A bad implementation spec (no such module/function, not callable, unknown name,
+    wrong signature, program that cannot start).  The message is one line."""
+
+
+def _beta_plain(beta) -> Union[int, float]:
+    """beta as a JSON-friendly number: int when integral, else float."""
+    exact = Fraction(beta)
+    return int(exact) if exact.denominator == 1 else float(beta)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What an implementation claims to compute; the reference is configured from it."""
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: Union[int, float, Fraction] = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    definition: str = "sacrebleu"
+    scale: int = 100  # 1 or 100: the implementation's own output scale
+
+    def __post_init__(self):
+        if isinstance(self.scale, bool) or self.scale not in (1, 100):
+            raise ValueError(f"scale must be 1 or 100, got {self.scale!r}")
+        self.params()  # validates the rest (TypeError / ValueError naming the field)
+
+    def params(self) -> ChrfParams:
+        return ChrfParams.make(
+            char_order=self.char_order,
+            word_order=self.word_order,
+            beta=self.beta,
+            lowercase=self.lowercase,
+            whitespace=self.whitespace,
+            definition=self.definition,
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": _beta_plain(self.beta),
+            "lowercase": self.lowercase,
+            "whitespace": self.whitespace,
+            "definition": self.definition,
+            "scale": self.scale,
+        }
+
+    def replace(self, **changes) -> "Claims":
+        unknown = sorted(set(changes) - set(CLAIM_FIELDS))
+        if unknown:
+            raise ValueError(
+                f"unknown claim field(s) {', '.join(unknown)}; known: {', '.join(CLAIM_FIELDS)}"
+            )
+        return dataclasses.replace(self, **changes)
+
+    def text(self) -> str:
+        """Compact one-line form, used in generic signatures."""
+        d = self.to_dict()
+        return (
+            f"nc:{d['char_order']}|nw:{d['word_order']}|beta:{d['beta']}"
+            f"|case:{'lc' if d['lowercase'] else 'mixed'}|space:{'yes' if d['whitespace'] else 'no'}"
+            f"|def:{d['definition']}|scale:{d['scale']}"
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One call of an implementation on one input."""
+
+    kind: str  # "value" | "exception" | "crash" | "timeout" | "invalid"
+    value: Optional[float]  # common 0..100 scale when kind == "value", else None
+    raw: Optional[str]  # repr of what the implementation returned (its own scale)
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.kind == "value"
+
+
+@dataclass(frozen=True)
+class Support:
+    sentence: bool
+    corpus: bool
+    multi_reference: bool
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    module: str
+    qualname: str
+    file: Optional[str]
+    line: Optional[int]
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def outcome_from_result(result: tuple, scale: int) -> Outcome:
+    """Turn a worker's result tuple into an Outcome on the common 0..100 scale.
+
+    ("value", float, repr) | ("exception", detail) | ("invalid", repr_or_None, detail)
+    | ("crash", detail) | ("timeout", detail)
+    """
+    kind = result[0]
+    if kind == "value":
+        raw_value, raw = result[1], result[2]
+        value = raw_value if scale == 100 else raw_value * 100.0 / scale
+        if not math.isfinite(value):  # a finite raw value that overflows on rescaling
+            return Outcome("invalid", None, raw, f"returned {raw}, not finite on the 0..100 scale")
+        return Outcome("value", value, raw, "")
+    if kind == "invalid":
+        return Outcome("invalid", None, result[1], result[2])
+    if kind in ("exception", "crash", "timeout"):
+        return Outcome(kind, None, None, result[1])
+    raise ValueError(f"unknown result kind {kind!r}")  # pragma: no cover - internal
+
+
+class Adapter(abc.ABC):
+    """One implementation under audit.  Subclasses fill the attributes and the two
+    ``_score_*`` hooks; batching, support checks and closing are shared here."""
+
+    name: str
+    version: Optional[str]
+    claims: Claims
+    supports: Support
+    accepts: frozenset
+    sources: dict
+
+    @property
+    def signature(self) -> str:
+        return f"{self.name}|{self.version or 'unknown'}|{self.claims.text()}"
+
+    # -- re-configuration -------------------------------------------------------------
+    def configure(self, **claim_changes) -> "Adapter":
+        """A variant of this adapter with other claims (only fields in ``accepts``); it
+        shares the worker process.  Close it like any adapter."""
+        refused = sorted(set(claim_changes) - set(self.accepts))
+        if refused:
+            raise AdapterError(
+                f"{self.name} cannot be configured with {', '.join(refused)}"
+                f" (it accepts: {', '.join(sorted(self.accepts)) or 'nothing'})"
+            )
+        try:
+            claims = self.claims.replace(**claim_changes)
+        except (TypeError, ValueError) as e:
+            raise AdapterError(f"invalid claims for {self.name}: {e}") from None
+        return self._variant(claims)
+
+    @abc.abstractmethod
+    def _variant(self, claims: Claims) -> "Adapter": ...
+
+    # -- scoring ------------------------------------------------------------------------
+    def sentence_scores(self, items: Sequence[tuple]) -> list[Outcome]:
+        """Score ``(hypothesis, references)`` pairs; one Outcome per item, in order."""
+        if not self.supports.sentence:
+            raise NotImplementedError(f"{self.name} has no sentence-level score")
+        items = [(h, list(refs)) for h, refs in items]
+        if not self.supports.multi_reference:
+            for _, refs in items:
+                if len(refs) != 1:
+                    raise ValueError(f"{self.name} takes exactly one reference per segment")
+        if not items:
+            return []
+        return [outcome_from_result(r, self.claims.scale) for r in self._score("sentence", items)]
+
+    def corpus_scores(self, items: Sequence[tuple]) -> list[Outcome]:
+        """Score ``(hypotheses, references)`` corpora, ``references[i]`` being the
+        references of segment i; one Outcome per corpus, in order."""
+        if not self.supports.corpus:
+            raise NotImplementedError(f"{self.name} has no corpus-level score")
+        items = [(list(hyps), [list(r) for r in refs]) for hyps, refs in items]
+        if not self.supports.multi_reference:
+            for _, refs in items:
+                if any(len(r) != 1 for r in refs):
+                    raise ValueError(f"{self.name} takes exactly one reference per segment")
+        if not items:
+            return []
+        return [outcome_from_result(r, self.claims.scale) for r in self._score("corpus", items)]
+
+    @abc.abstractmethod
+    def _score(self, op: str, items: list) -> list[tuple]: ...
+
+    # -- lifetime -----------------------------------------------------------------------
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} {self.version or ''} {self.claims.text()}>"
+
+
+__all__ = [
+    "Adapter", "AdapterError", "Claims", "Outcome", "Support", "SourceLocation",
+    "OUTCOME_KINDS", "CLAIM_FIELDS", "PARAM_FIELDS", "outcome_from_result", "reference_impl",
+]

@@ -1,0 +1,345 @@
+"""Adapter for an external program speaking the JSON-lines protocol (docs/external-protocol.md).
+
+The program is started once and kept warm.  A batch is pipelined: a writer thread sends one
+request line per item while this thread reads the answers in order, each within ``timeout``
+seconds of the previous one.  A hang, a death, or a broken answer line costs that item (an
+Outcome) and a restart of the program; the rest of the batch continues.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shlex
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from typing import Optional
+
+from . import backends as B
+from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
+from .isolation import describe_exit, stderr_tail
+
+PROTOCOL_VERSION = 1
+
+
+def _kill(holder: dict) -> None:
+    proc = holder.get("proc")
+    holder["proc"] = None
+    if proc is None:
+        return
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, 9)
+        except (ProcessLookupError, PermissionError):
+            try:
+                proc.kill()
+            except ProcessLookupError:
+                pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover
+        pass
+    writer = holder.pop("writer", None)
+    if writer is not None:
+        writer.join(timeout=2)
+    for f in (proc.stdin, proc.stdout):
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
+class ExternalProcess:
+    def __init__(self, command: str, timeout: float, startup_timeout: float = 60.0):
+        self.command = command
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as e:
+            raise AdapterError(f"cannot parse --external {command!r}: {e}") from None
+        if not self.argv:
+            raise AdapterError("--external needs a command, got an empty string")
+        self.timeout = float(timeout)
+        self.startup_timeout = max(float(startup_timeout), self.timeout)
+        self.cwd = os.getcwd()
+        self.lock = threading.RLock()
+        self._holder: dict = {"proc": None}
+        self._buf = b""
+        self._stderr = tempfile.TemporaryFile()
+        self._next_id = 1
+        self.users = 0
+        self.restarts = 0
+        weakref.finalize(self, _kill, self._holder)
+
+    @property
+    def proc(self):
+        return self._holder["proc"]
+
+    def start(self) -> None:
+        if self.proc is not None:
+            return
+        try:
+            proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                cwd=self.cwd, start_new_session=True, bufsize=0,
+            )
+        except OSError as e:
+            raise AdapterError(
+                f"cannot start --external {self.command!r}: {e.strerror or e}"
+                + (f": {e.filename!r}" if getattr(e, "filename", None) else "")
+            ) from None
+        self._holder["proc"] = proc
+        self._buf = b""
+
+    def kill(self) -> None:
+        _kill(self._holder)
+        self._buf = b""
+
+    def _exit_detail(self) -> str:
+        try:
+            rc = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            rc = None
+        return describe_exit(rc)
+
+    def _readline(self, timeout: float):
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl >= 0:
+                line, self._buf = self._buf[:nl], self._buf[nl + 1 :]
+                if line.strip():
+                    return line.decode("utf-8", "replace")
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                return "timeout"
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return "eof"
+            self._buf += chunk
+
+    def _write_async(self, data: bytes) -> None:
+        fd = self.proc.stdin.fileno()
+
+        def write():
+            view = memoryview(data)
+            try:
+                while view:
+                    n = os.write(fd, view)
+                    view = view[n:]
+            except OSError:
+                pass  # the program died or was killed; the reader reports it
+
+        thread = threading.Thread(target=write, daemon=True)
+        self._holder["writer"] = thread
+        thread.start()
+
+    def hello(self) -> Optional[dict]:
+        """The handshake answer, or None when the program does not implement it."""
+        with self.lock:
+            self.start()
+            self._write_async(_encode({"id": 0, "op": "hello", "protocol": PROTOCOL_VERSION}))
+            line = self._readline(self.startup_timeout)
+            if line == "eof":
+                detail = self._exit_detail()
+                tail = stderr_tail(self._stderr)
+                self.kill()
+                raise AdapterError(
+                    f"--external {self.command!r} exited before answering hello ({detail})"
+                    + (f": {tail}" if tail else "")
+                )
+            if line == "timeout":
+                self.kill()  # a late answer would desynchronize the stream
+                return None
+            try:
+                answer = json.loads(line)
+            except ValueError:
+                self.kill()
+                return None
+            if not isinstance(answer, dict) or answer.get("id") != 0 or "error" in answer:
+                if not isinstance(answer, dict) or answer.get("id") != 0:
+                    self.kill()
+                return None
+            return answer
+
+    def run(self, op: str, params: dict, items: list) -> list[tuple]:
+        with self.lock:
+            try:
+                return self._run(op, params, items)
+            except BaseException:  # KeyboardInterrupt mid-batch: answers still in flight
+                self.kill()
+                raise
+
+    def _run(self, op: str, params: dict, items: list) -> list[tuple]:
+        results: list = [None] * len(items)
+        start = 0
+        while start < len(items):
+            if self.proc is not None and self.proc.poll() is not None:
+                self.kill()  # died between calls: not the next item's fault
+                self.restarts += 1
+            try:
+                self.start()
+            except AdapterError as e:
+                for i in range(start, len(items)):
+                    results[i] = ("crash", str(e))
+                break
+            ids = list(range(self._next_id, self._next_id + len(items) - start))
+            self._next_id += len(ids)
+            lines = []
+            for rid, item in zip(ids, items[start:]):
+                req = {"id": rid, "op": op, "params": params}
+                if op == "sentence":
+                    req["hypothesis"], req["references"] = item
+                else:
+                    req["hypotheses"], req["references"] = item
+                lines.append(_encode(req))
+            self._write_async(b"".join(lines))
+            restart = False
+            for k, i in enumerate(range(start, len(items))):
+                line = self._readline(self.timeout)
+                if line == "timeout":
+                    results[i] = ("timeout", f"no answer within {self.timeout:g} s")
+                    restart = True
+                elif line == "eof":
+                    results[i] = ("crash", self._exit_detail())
+                    restart = True
+                else:
+                    results[i], restart = _answer(line, ids[k])
+                if restart:
+                    self.kill()
+                    self.restarts += 1
+                    start = i + 1
+                    break
+            else:
+                start = len(items)
+                self._holder.pop("writer", None)
+        return results
+
+    def close(self) -> None:
+        with self.lock:
+            proc = self.proc
+            if proc is not None:
+                try:
+                    proc.stdin.close()
+                    proc.wait(timeout=1)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
+            self.kill()
+
+    def acquire(self):
+        self.users += 1
+        return self
+
+    def release(self) -> None:
+        self.users -= 1
+        if self.users <= 0:
+            self.close()
+
+
+def _encode(obj) -> bytes:
+    return (json.dumps(obj, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
+
+
+def _answer(line: str, expected_id: int) -> tuple:
+    """(result, restart_needed) for one answer line."""
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return ("invalid", B.one_line(line, 200), "answer is not JSON"), True
+    if not isinstance(answer, dict):
+        return ("invalid", B.one_line(line, 200), "answer is not a JSON object"), True
+    if answer.get("id") != expected_id:
+        return (
+            ("invalid", B.one_line(line, 200),
+             f"answer id {answer.get('id')!r} does not match request id {expected_id}"),
+            True,
+        )
+    if "error" in answer:
+        return ("exception", B.one_line(str(answer["error"]))), False
+    if "score" not in answer:
+        return ("invalid", B.one_line(line, 200), "answer has neither score nor error"), False
+    return B.classify(answer["score"]), False
+
+
+class ExternalAdapter(Adapter):
+    def __init__(self, process: ExternalProcess, hello: Optional[dict], claims: Claims,
+                 supports: Support, accepts: frozenset, version: Optional[str], sources: dict):
+        self.process = process.acquire()
+        self.name = f"external:{process.command}"
+        self.hello = hello
+        self.claims = claims
+        self.supports = supports
+        self.accepts = frozenset(accepts)
+        self.version = version
+        self.sources = sources
+        self._closed = False
+
+    @classmethod
+    def start(cls, command: str, timeout: float) -> "ExternalAdapter":
+        process = ExternalProcess(command, timeout)
+        try:
+            hello = process.hello()
+        except AdapterError:
+            process.kill()
+            raise
+        hello = hello or {}
+        where = f"--external {command!r}"
+        claims = Claims()
+        raw_claims = dict(hello.get("claims") or {})
+        if "scale" in hello and "scale" not in raw_claims:
+            raw_claims["scale"] = hello["scale"]
+        raw_claims = {k: v for k, v in raw_claims.items() if k in CLAIM_FIELDS}
+        try:
+            claims = claims.replace(**raw_claims)
+        except (TypeError, ValueError) as e:
+            process.kill()
+            raise AdapterError(f"{where}: invalid claims in its hello answer: {e}") from None
+        sup = hello.get("supports") or {}
+        supports = Support(
+            sentence=bool(sup.get("sentence", True)),
+            corpus=bool(sup.get("corpus", True)),
+            multi_reference=bool(sup.get("multi_reference", True)),
+        )
+        accepts = frozenset(a for a in (hello.get("accepts") or []) if a in CLAIM_FIELDS)
+        sources = {}
+        for key, loc in (hello.get("sources") or {}).items():
+            if isinstance(loc, dict):
+                line = loc.get("line")
+                sources[key] = SourceLocation(
+                    module=str(loc.get("module") or command),
+                    qualname=str(loc.get("qualname") or loc.get("function") or key),
+                    file=loc.get("file") if isinstance(loc.get("file"), str) else None,
+                    line=line if isinstance(line, int) and not isinstance(line, bool) else None,
+                )
+        version = hello.get("version")
+        version = str(version) if version is not None else None
+        adapter = cls(process, hello or None, claims, supports, accepts, version, sources)
+        process.users = 1  # the adapter above holds the only reference
+        return adapter
+
+    def _variant(self, claims: Claims) -> "ExternalAdapter":
+        return ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts,
+                               self.version, self.sources)
+
+    def _score(self, op: str, items: list) -> list[tuple]:
+        if self._closed:
+            raise RuntimeError(f"adapter {self.name} is closed")
+        return self.process.run(op, self.claims.to_dict(), items)
+
+    @property
+    def restarts(self) -> int:
+        return self.process.restarts
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.process.release()
+

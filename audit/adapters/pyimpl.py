@@ -1,0 +1,100 @@
+"""Adapters for Python implementations: nltk, sacreBLEU, and ``package.module:function``.
+
+They all run through a client (``WorkerClient`` for isolation, ``InProcessClient`` with
+``isolate=False``) that hosts the backend; ``configure()`` variants share it.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .base import Adapter, Claims, SourceLocation, Support
+
+#: Built-in adapters: name -> (backend spec, default claims, accepts, supports).
+_SACRE_ACCEPTS = frozenset({"char_order", "word_order", "beta", "lowercase", "whitespace"})
+_SACRE_SUPPORT = Support(sentence=True, corpus=True, multi_reference=True)
+BUILTINS: dict[str, tuple] = {
+    "nltk": (
+        {"kind": "nltk"},
+        Claims(char_order=6, word_order=0, beta=3, whitespace=False, definition="sacrebleu", scale=1),
+        frozenset({"char_order", "beta", "whitespace"}),
+        Support(sentence=True, corpus=True, multi_reference=False),
+    ),
+    "sacrebleu-chrf": (
+        {"kind": "sacrebleu", "eps_smoothing": False},
+        Claims(word_order=0), _SACRE_ACCEPTS, _SACRE_SUPPORT,
+    ),
+    "sacrebleu-chrf++": (
+        {"kind": "sacrebleu", "eps_smoothing": False},
+        Claims(word_order=2), _SACRE_ACCEPTS, _SACRE_SUPPORT,
+    ),
+    "sacrebleu-chrf-eps": (
+        {"kind": "sacrebleu", "eps_smoothing": True},
+        Claims(word_order=0, definition="sacrebleu-eps"), _SACRE_ACCEPTS, _SACRE_SUPPORT,
+    ),
+    "sacrebleu-chrf++-eps": (
+        {"kind": "sacrebleu", "eps_smoothing": True},
+        Claims(word_order=2, definition="sacrebleu-eps"), _SACRE_ACCEPTS, _SACRE_SUPPORT,
+    ),
+}
+SACREBLEU_NAMES = ("sacrebleu-chrf", "sacrebleu-chrf++", "sacrebleu-chrf-eps", "sacrebleu-chrf++-eps")
+
+
+class PythonAdapter(Adapter):
+    def __init__(
+        self,
+        *,
+        name: str,
+        client,
+        bid: int,
+        claims: Claims,
+        supports: Support,
+        accepts: frozenset,
+        description: dict,
+        native_signature: bool = False,
+    ):
+        self.name = name
+        self.client = client.acquire()
+        self.bid = bid
+        self.claims = claims
+        self.supports = supports
+        self.accepts = frozenset(accepts)
+        self._description = description
+        self.version: Optional[str] = description.get("version")
+        self.sources = {
+            key: SourceLocation(*loc) for key, loc in (description.get("sources") or {}).items()
+        }
+        self._native_signature = native_signature
+        self._signature: Optional[str] = None
+        self._closed = False
+
+    @property
+    def signature(self) -> str:
+        if self._signature is None:
+            sig = None
+            if self._native_signature:
+                sig = self.client.signature(self.bid, self.claims.to_dict())
+            self._signature = sig or f"{self.name}|{self.version or 'unknown'}|{self.claims.text()}"
+        return self._signature
+
+    def _variant(self, claims: Claims) -> "PythonAdapter":
+        return PythonAdapter(
+            name=self.name, client=self.client, bid=self.bid, claims=claims,
+            supports=self.supports, accepts=self.accepts, description=self._description,
+            native_signature=self._native_signature,
+        )
+
+    def _score(self, op: str, items: list) -> list[tuple]:
+        if self._closed:
+            raise RuntimeError(f"adapter {self.name} is closed")
+        return self.client.run(self.bid, op, self.claims.to_dict(), items)
+
+    @property
+    def restarts(self) -> int:
+        """How often the worker was restarted after a crash or a hang (diagnostics)."""
+        return self.client.restarts
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.client.release()

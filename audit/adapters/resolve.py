@@ -1,0 +1,151 @@
+"""From user flags to adapters: ``resolve(impl, corpus_impl=..., external=..., overrides=...)``."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import backends as B
+from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, Support
+from .external import ExternalAdapter
+from .isolation import InProcessClient, WorkerClient
+from .pyimpl import BUILTINS, SACREBLEU_NAMES, PythonAdapter
+
+DEFAULT_IMPLS = ("nltk",) + SACREBLEU_NAMES
+GROUPS = {"nltk": ("nltk",), "sacrebleu": SACREBLEU_NAMES}
+
+
+def _apply_overrides(claims: Claims, overrides: dict, who: str) -> Claims:
+    if not overrides:
+        return claims
+    try:
+        return claims.replace(**overrides)
+    except (TypeError, ValueError) as e:
+        raise AdapterError(f"invalid claim for {who}: {e}") from None
+
+
+def _check_overrides(overrides: Optional[dict]) -> dict:
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    unknown = sorted(set(overrides) - set(CLAIM_FIELDS))
+    if unknown:
+        raise AdapterError(
+            f"unknown claim(s) {', '.join(unknown)}; known: {', '.join(CLAIM_FIELDS)}"
+        )
+    try:
+        Claims().replace(**overrides)
+    except (TypeError, ValueError) as e:
+        raise AdapterError(f"invalid claim: {e}") from None
+    return overrides
+
+
+def _builtin_names(impl: Optional[str]) -> list[str]:
+    if impl is None:
+        return list(DEFAULT_IMPLS)
+    names: list[str] = []
+    for part in (p.strip() for p in impl.split(",")):
+        if part in GROUPS:
+            names.extend(GROUPS[part])
+        elif part in BUILTINS:
+            names.append(part)
+        else:
+            raise AdapterError(
+                f"unknown implementation {part!r} for --impl: expected one of "
+                f"{', '.join(list(GROUPS) + list(SACREBLEU_NAMES))} or package.module:function"
+            )
+    return list(dict.fromkeys(names))
+
+
+def resolve(
+    impl: Optional[str] = None,
+    *,
+    corpus_impl: Optional[str] = None,
+    external: Optional[str] = None,
+    overrides: Optional[dict] = None,
+    timeout: float = 5.0,
+    isolate: bool = True,
+) -> list[Adapter]:
+    """Adapters for the given specs (see DESIGN.md "Adapters").
+
+    * nothing given: the default audit, nltk and the four sacreBLEU adapters;
+    * ``impl``: ``nltk``, ``sacrebleu`` (the four), one sacreBLEU adapter by name, a comma
+      list of those, or ``package.module:function`` (sentence level);
+    * ``corpus_impl``: ``package.module:function`` (corpus level), with ``impl`` one adapter;
+    * ``external``: a command speaking docs/external-protocol.md.
+
+    ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
+    Callables and programs are loaded eagerly: a bad spec raises AdapterError (one line).
+    """
+    if timeout is None or not timeout > 0:
+        raise AdapterError(f"timeout must be > 0 seconds, got {timeout!r}")
+    overrides = _check_overrides(overrides)
+    impl = impl.strip() if isinstance(impl, str) and impl.strip() else None
+    corpus_impl = corpus_impl.strip() if isinstance(corpus_impl, str) and corpus_impl.strip() else None
+
+    callable_spec = None
+    builtin: list[str] = []
+    if impl is not None and ":" in impl:
+        callable_spec = impl
+    elif impl is not None or (corpus_impl is None and external is None):
+        builtin = _builtin_names(impl)
+    if corpus_impl is not None and ":" not in corpus_impl:
+        raise AdapterError(
+            f"--corpus-impl expects package.module:function, got {corpus_impl!r}"
+        )
+    for spec, flag in ((callable_spec, "--impl"), (corpus_impl, "--corpus-impl")):
+        if spec is not None:
+            try:
+                B.parse_callable_spec(spec, flag)
+            except B.SpecError as e:
+                raise AdapterError(str(e)) from None
+
+    make_client = (lambda: WorkerClient(timeout)) if isolate else InProcessClient
+    clients: dict[str, object] = {}
+    plan = []  # (name, client, bid, claims, supports, accepts, native_signature)
+    for name in builtin:
+        spec, claims, accepts, supports = BUILTINS[name]
+        group = "nltk" if name == "nltk" else "sacrebleu"
+        client = clients.get(group) or clients.setdefault(group, make_client())
+        bid = _bid_for(client, spec)
+        plan.append((name, client, bid, claims, supports, accepts, spec["kind"] == "sacrebleu"))
+    if callable_spec or corpus_impl:
+        client = clients.setdefault("callable", make_client())
+        spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl}
+        bid = client.add(spec)
+        supports = Support(sentence=callable_spec is not None, corpus=corpus_impl is not None,
+                           multi_reference=True)
+        plan.append((callable_spec or corpus_impl, client, bid, Claims(), supports, frozenset(), False))
+    for client in clients.values():
+        client.start()  # workers import in parallel
+
+    adapters: list[Adapter] = []
+    try:
+        for name, client, bid, claims, supports, accepts, native in plan:
+            try:
+                description = client.describe(bid)
+            except B.SpecError as e:
+                raise AdapterError(str(e)) from None
+            adapters.append(PythonAdapter(
+                name=name, client=client, bid=bid,
+                claims=_apply_overrides(claims, overrides, name), supports=supports,
+                accepts=accepts, description=description, native_signature=native,
+            ))
+        if external is not None:
+            if not external.strip():
+                raise AdapterError("--external needs a command, got an empty string")
+            ext = ExternalAdapter.start(external, timeout)
+            ext.claims = _apply_overrides(ext.claims, overrides, ext.name)
+            adapters.append(ext)
+    except BaseException:
+        for a in adapters:
+            a.close()
+        for client in clients.values():
+            client.close()
+        raise
+    return adapters
+
+
+def _bid_for(client, spec: dict) -> int:
+    cache = client.__dict__.setdefault("_bid_by_spec", {})
+    key = tuple(sorted(spec.items()))
+    if key not in cache:
+        cache[key] = client.add(spec)
+    return cache[key]

@@ -1,0 +1,266 @@
+"""``chrf-audit impact``: would an implementation's deviations change system-level conclusions?"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..errors import UsageError
+
+HELP = "compare system scores, rankings and significance calls: reference vs an implementation"
+
+DESCRIPTION = """\
+Score each SYSTEM file against the --ref file(s) with the exact reference and with an
+implementation (default: nltk), and show what changes: corpus scores (reference with a
+percentile bootstrap CI over segment statistics), differences, rankings, and the pairwise
+significance calls (paired permutation / approximate randomization, p < alpha).
+
+Reference parameters are those the implementation claims (nltk: chrF, beta 3, definition
+"sacrebleu"), overridden by --char-order/--word-order/--beta/--lowercase/--whitespace/
+--definition.
+
+Significance under the reference: paired permutation over summed segment statistics
+(never over sentence scores). Significance under the implementation: each segment is also
+scored alone (one-segment corpus); if the implementation's corpus score is the mean of those
+scores (nltk's corpus_chrf is), a paired permutation over them is exactly the approximate
+randomization test of its corpus score, at the cost of one more pass over the data.
+Otherwise no implementation significance call is made (an arbitrary corpus score would need
+two full implementation runs per trial); its ranking is compared instead, and a pair whose
+order it reverses against a significant reference call is reported as changed.
+--no-impl-tests skips the per-segment pass.
+
+Files: UTF-8, one segment per line; all files must have the same number of lines.
+Exit 0 on success, 2 on a usage or input error.
+"""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "impact", help=HELP, description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system output file(s)")
+    p.add_argument("--ref", action="append", required=True, metavar="REF",
+                   help="reference file (repeat for several references per segment)")
+    p.add_argument("--impl", default=None, metavar="SPEC",
+                   help="implementation to compare: nltk (default), a sacreBLEU adapter name, "
+                        "or package.module:function (with --corpus-impl)")
+    p.add_argument("--corpus-impl", default=None, metavar="SPEC",
+                   help="package.module:function scoring a corpus (hypotheses, references)")
+    g = p.add_argument_group("reference parameters (default: what the implementation claims)")
+    g.add_argument("--char-order", type=int, default=None, metavar="N")
+    g.add_argument("--word-order", type=int, default=None, metavar="N")
+    g.add_argument("--beta", type=float, default=None, metavar="B")
+    g.add_argument("--lowercase", action="store_true", default=None)
+    g.add_argument("--whitespace", action="store_true", default=None,
+                   help="keep whitespace in character n-grams")
+    g.add_argument("--definition", default=None, metavar="D",
+                   help="sacrebleu, sacrebleu-eps or chrfpp")
+    s = p.add_argument_group("statistics")
+    s.add_argument("--resamples", type=int, default=1000,
+                   help="bootstrap resamples and permutation trials (default 1000)")
+    s.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level; CIs are 1-alpha (default 0.05)")
+    s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    s.add_argument("--no-impl-tests", dest="impl_tests", action="store_false",
+                   help="skip the implementation's significance calls (ranking only)")
+    p.add_argument("--json", metavar="PATH", default=None, help="write the full result as JSON")
+    p.add_argument("--timeout", type=float, default=600.0,
+                   help="per-call timeout for the implementation, seconds (default 600)")
+    p.set_defaults(func=run)
+
+
+def _overrides(args) -> dict:
+    keys = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition")
+    return {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
+
+
+def _system_names(paths: list[str]) -> list[str]:
+    base = [os.path.basename(p) for p in paths]
+    names = base if len(set(base)) == len(base) else list(paths)
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise UsageError(f"system file {dup} is given twice")
+    return names
+
+
+def _resolve_adapter(args):
+    try:
+        from ..adapters import resolve
+    except ImportError as exc:  # pragma: no cover - adapters are part of the package
+        raise UsageError(f"implementation adapters unavailable: {exc}") from None
+    impl = args.impl if args.impl or args.corpus_impl else "nltk"
+    adapters = resolve(impl, corpus_impl=args.corpus_impl, overrides=_overrides(args) or None,
+                       timeout=args.timeout)
+    if not adapters:
+        raise UsageError(f"--impl {args.impl!r} resolves to no implementation")
+    if len(adapters) > 1:
+        for extra in adapters[1:]:
+            _close(extra)
+        names = ", ".join(a.name for a in adapters)
+        raise UsageError(f"--impl {args.impl!r} resolves to several implementations ({names}); pick one")
+    return adapters[0]
+
+
+def _close(adapter) -> None:
+    close = getattr(adapter, "close", None)
+    if close:
+        close()
+
+
+class _RichSteps:
+    """Progress bar on stderr; only when stderr is a terminal."""
+
+    def __init__(self):
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+        )
+        self._task = None
+
+    def __enter__(self):
+        self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._progress.__exit__(*exc)
+
+    def stage(self, description, total):
+        if self._task is not None:
+            self._progress.remove_task(self._task)
+        self._task = self._progress.add_task(description, total=total)
+
+    def advance(self, n=1):
+        self._progress.advance(self._task, n)
+
+
+class _NullSteps:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def stage(self, description, total):
+        pass
+
+    def advance(self, n=1):
+        pass
+
+
+def run(args, *, adapter=None, console=None) -> int:
+    """Run the command; ``adapter`` may be injected (tests)."""
+    from reference_impl import ChrfParams
+
+    from ..impact import run_impact
+    from ..textfiles import check_same_length, read_segments
+
+    if args.resamples < 1:
+        raise UsageError(f"--resamples must be a positive integer, got {args.resamples}")
+    if not 0 < args.alpha < 1:
+        raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    names = _system_names(args.systems)
+    refs = [read_segments(r) for r in args.ref]
+    hyps = [read_segments(s) for s in args.systems]
+    named = {}
+    for path, segs in zip(list(args.ref) + list(args.systems), refs + hyps):
+        named.setdefault(path, segs)
+    check_same_length(named)
+    references = [list(t) for t in zip(*refs)]
+    systems = dict(zip(names, hyps))
+
+    own = adapter is None
+    if own:
+        adapter = _resolve_adapter(args)
+    try:
+        params = adapter.claims.params()
+        over = _overrides(args)
+        if over and own is False:
+            params = _with_overrides(params, over, ChrfParams)
+        steps = _RichSteps() if sys.stderr.isatty() else _NullSteps()
+        with steps:
+            result = run_impact(
+                systems, references, adapter, params=params, resamples=args.resamples,
+                alpha=args.alpha, seed=args.seed, implementation_tests=args.impl_tests, steps=steps,
+            )
+    finally:
+        if own:
+            _close(adapter)
+    render(result, console=console)
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump(result.to_dict(), fh, indent=2, ensure_ascii=False)
+                fh.write("\n")
+        except OSError as exc:
+            raise UsageError(f"{args.json}: cannot write: {exc.strerror or exc}") from None
+    return 0
+
+
+def _with_overrides(params, over, ChrfParams):
+    fields = dict(char_order=params.char_order, word_order=params.word_order, beta=params.beta,
+                  lowercase=params.lowercase, whitespace=params.whitespace,
+                  definition=params.definition)
+    fields.update(over)
+    try:
+        return ChrfParams.make(**fields)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _fmt(v, digits=2):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def render(result, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    if console is None:  # a terminal sets its own width; files and pipes get wide tables
+        console = Console() if sys.stdout.isatty() else Console(width=160)
+    conf = round(100 * (1 - result.alpha))
+    t = Table(title=f"chrF impact: reference vs {result.implementation}", title_justify="left")
+    t.add_column("system")
+    t.add_column(f"reference [{conf}% CI]", justify="right")
+    t.add_column(result.implementation, justify="right")
+    t.add_column("diff", justify="right")
+    t.add_column("rank ref", justify="right")
+    t.add_column(f"rank {result.implementation}", justify="right")
+    for s in sorted(result.systems, key=lambda s: s.rank_reference):
+        impl = _fmt(s.implementation_score) if s.implementation_score is not None else s.implementation_outcome
+        moved = s.rank_implementation is not None and s.rank_implementation != s.rank_reference
+        t.add_row(
+            s.name, f"{s.reference_score:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]", impl,
+            "-" if s.difference is None else f"{s.difference:+.2f}", str(s.rank_reference),
+            ("[bold]" if moved else "") + ("-" if s.rank_implementation is None else str(s.rank_implementation)),
+        )
+    console.print(t)
+    console.print(f"reference: {result.reference_signature}", highlight=False)
+    console.print(
+        f"{result.segments} segments; {result.resamples} resamples/trials, seed {result.seed}, "
+        f"alpha {result.alpha}; implementation significance: {result.implementation_significance}",
+        highlight=False,
+    )
+    for note in result.notes:
+        console.print(f"note: {note}", highlight=False)
+    changed = result.changed_pairs
+    sig_ref = sum(p.reference_call != "n.s." for p in result.pairs)
+    console.print(
+        f"pairs: {len(result.pairs)}; significant under the reference: {sig_ref}; "
+        f"calls that change: {len(changed)}", highlight=False,
+    )
+    if changed:
+        pt = Table(title="pairwise calls that change", title_justify="left")
+        for col in ("A", "B", "ref A-B", "ref p", "ref call", "impl A-B", "impl p", "impl call", "change"):
+            pt.add_column(col, justify="right" if col not in ("A", "B", "change") else "left")
+        for p in changed:
+            pt.add_row(p.a, p.b, f"{p.reference_difference:+.2f}", f"{p.reference_p:.4f}",
+                       p.reference_call, "-" if p.implementation_difference is None
+                       else f"{p.implementation_difference:+.2f}",
+                       _fmt(p.implementation_p, 4), p.implementation_call or "-", p.change)
+        console.print(pt)

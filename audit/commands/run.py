@@ -1,0 +1,172 @@
+"""``chrf-audit run``: the main job.
+
+With no implementation given it audits the installed nltk and sacreBLEU against the
+reference and writes the reports to ``reports/``; with ``--impl``/``--corpus-impl``/
+``--external`` it audits those and writes only the outputs asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import UsageError
+
+DEFAULT_MAX_EXAMPLES = 150
+
+
+def add_claim_flags(p: argparse.ArgumentParser) -> None:
+    """Flags stating what an implementation claims to compute (shared by run/check/...)."""
+    g = p.add_argument_group("claims (override the implementation's own)")
+    g.add_argument("--char-order", type=int, metavar="N")
+    g.add_argument("--word-order", type=int, metavar="N")
+    g.add_argument("--beta", type=float, metavar="B")
+    g.add_argument("--lowercase", action="store_true", default=None)
+    g.add_argument("--whitespace", action="store_true", default=None, help="whitespace is kept in character n-grams")
+    g.add_argument("--definition", choices=["sacrebleu", "sacrebleu-eps", "chrfpp"])
+    g.add_argument("--scale", type=int, choices=[1, 100], help="output scale of the implementation")
+
+
+def claim_overrides(args) -> dict:
+    out = {}
+    for name in ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale"):
+        value = getattr(args, name, None)
+        if value is not None:
+            out[name] = int(value) if name == "beta" and float(value).is_integer() else value
+    return out
+
+
+def add_impl_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("implementation under audit")
+    g.add_argument("--impl", metavar="SPEC",
+                   help="nltk | sacrebleu | sacrebleu-chrf[++][-eps] | package.module:function "
+                        "(sentence level: function(hypothesis, references) -> float)")
+    g.add_argument("--corpus-impl", metavar="SPEC",
+                   help="package.module:function (corpus level: function(hypotheses, references_per_segment) -> float)")
+    g.add_argument("--external", metavar="COMMAND",
+                   help="an external program speaking the JSON-lines protocol (docs/external-protocol.md)")
+    g.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS", help="per-call timeout (default 5)")
+
+
+def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
+    g = p.add_argument_group("search")
+    g.add_argument("--seed", type=int, default=0, help="search seed (default 0): same seed, same findings")
+    g.add_argument("--max-examples", type=int, default=max_examples, metavar="N",
+                   help=f"Hypothesis examples per level and implementation (default {max_examples})")
+    g.add_argument("--tolerance", type=float, default=1e-9, metavar="X",
+                   help="absolute tolerance on the 0..100 scale (default 1e-9)")
+    g.add_argument("--cases", type=Path, default=Path("cases"), metavar="DIR",
+                   help="regression cases replayed first (default cases/)")
+    g.add_argument("--save-cases", action="store_true", help="save each finding's minimal repro into the cases dir")
+
+
+def add_output_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
+    g.add_argument("--markdown", type=Path, metavar="DIR", help="write markdown bug reports (and charts) into DIR")
+    g.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML file here")
+    g.add_argument("--reports-dir", type=Path, metavar="DIR",
+                   help="write every report into DIR (default reports/ when no implementation is given)")
+    g.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("run", help="audit implementations against the reference (default: installed nltk and sacreBLEU)",
+                       description=__doc__)
+    add_impl_flags(p)
+    add_claim_flags(p)
+    add_search_flags(p)
+    add_output_flags(p)
+    p.set_defaults(func=run)
+
+
+def validate_search_args(args) -> None:
+    if args.max_examples < 1:
+        raise UsageError("--max-examples must be >= 1")
+    if not args.tolerance >= 0:
+        raise UsageError("--tolerance must be >= 0")
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be > 0")
+
+
+def resolve_adapters(args):
+    from ..adapters import resolve
+
+    overrides = claim_overrides(args)
+    try:
+        return resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
+                       overrides=overrides or None, timeout=args.timeout)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, UsageError):
+            raise
+        raise UsageError(f"invalid claims: {exc}") from None
+
+
+class ProgressLine:
+    """A live one-line status on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, enabled: bool):
+        self.live = None
+        if enabled and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.live import Live
+
+            self.live = Live(console=Console(stderr=True), transient=True, refresh_per_second=8)
+
+    def __enter__(self):
+        if self.live:
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.live:
+            self.live.__exit__(*exc)
+
+    def __call__(self, p) -> None:
+        if self.live:
+            self.live.update(
+                f"[bold]{p.implementation}[/] · {p.phase} · {p.examples} examples · "
+                f"{p.families} families · {p.elapsed:.1f} s"
+            )
+
+
+def execute(args, adapters):
+    """Run the audit for parsed args (shared by run and check)."""
+    from ..runner import run_audit
+
+    with ProgressLine(not getattr(args, "quiet", False)) as progress:
+        try:
+            return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
+                             cases_dir=args.cases, save_cases=args.save_cases,
+                             derandomize=getattr(args, "derandomize", False), progress=progress)
+        finally:
+            for a in adapters:
+                a.close()
+
+
+def write_outputs(args, result, default_dir=None) -> None:
+    from .. import report
+
+    reports_dir = args.reports_dir or default_dir
+    if reports_dir:
+        report.write_reports(result, reports_dir)
+    if args.markdown:
+        report.write_reports(result, args.markdown, formats=("markdown",))
+    if args.json:
+        report.write_json(result, args.json)
+    if args.junit:
+        report.write_junit(result, args.junit)
+    report.append_github_summary(result)
+
+
+def run(args) -> int:
+    validate_search_args(args)
+    adapters = resolve_adapters(args)
+    result = execute(args, adapters)
+    from .. import report
+
+    report.render_terminal(result)
+    default_dir = Path("reports") if not (args.impl or args.corpus_impl or args.external) else None
+    write_outputs(args, result, default_dir)
+    return 1 if result.findings else 0

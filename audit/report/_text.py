@@ -1,0 +1,85 @@
+"""Text helpers shared by the renderers: escaping, truncation, numbers, slugs."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+
+def escape(s: str, limit: Optional[int] = None) -> str:
+    """Printable characters as they are, everything else (control characters, whitespace other
+    than U+0020, surrogates) as \\uXXXX; backslash doubled.  Truncated to ``limit`` characters
+    of output with a trailing ellipsis."""
+    out = []
+    for ch in s:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            cp = ord(ch)
+            out.append(f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}")
+    text = "".join(out)
+    if limit is not None and len(text) > limit:
+        text = text[: max(0, limit - 1)] + "…"
+    return text
+
+
+def quoted(s: str, limit: Optional[int] = None) -> str:
+    return '"' + escape(s, None if limit is None else max(1, limit - 2)) + '"'
+
+
+def repro_text(inputs: dict, limit: Optional[int] = None) -> str:
+    """One-line rendering of a repro's inputs (escaped)."""
+    if "hypothesis" in inputs:
+        refs = inputs.get("references", [])
+        text = f"hyp {quoted(inputs['hypothesis'])} ref " + ", ".join(quoted(r) for r in refs)
+    else:
+        hyps = inputs.get("hypotheses", [])
+        refs = inputs.get("references", [])
+        segs = [f"{quoted(h)}→" + "/".join(quoted(r) for r in rs) for h, rs in zip(hyps, refs)]
+        text = f"{len(hyps)} seg: " + "; ".join(segs)
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def num(x: Optional[float], digits: int = 10) -> str:
+    if x is None:
+        return "—"
+    return format(x, f".{digits}g")
+
+
+def signed(x: Optional[float], digits: int = 6) -> str:
+    if x is None:
+        return "—"
+    return format(x, f"+.{digits}g")
+
+
+def md_cell(s: str) -> str:
+    """Safe inside a markdown table cell."""
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("`", "\\`")
+
+
+def md_code(s: str) -> str:
+    """Inline code inside a table cell (pipes escaped; backticks avoided by doubling fences)."""
+    s = s.replace("|", "\\|")
+    fence = "``" if "`" in s else "`"
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def slug(name: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")
+    return s or "implementation"
+
+
+def unique_slugs(names: list[str]) -> dict[str, str]:
+    seen: dict[str, int] = {}
+    out = {}
+    for n in names:
+        base = slug(n)
+        k = seen.get(base.lower(), 0)
+        seen[base.lower()] = k + 1
+        out[n] = base if k == 0 else f"{base}-{k + 1}"
+    return out

@@ -1,0 +1,97 @@
+"""Everything a report shows beyond the plain records, computed once per report run:
+environment, and per finding the standalone snippet, root cause, patch (and whether it was
+verified), scope sweep and chart file name.  Renderers (markdown, JSON) read this."""
+
+from __future__ import annotations
+
+import math
+import platform
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .. import upstream
+from ._text import unique_slugs
+
+
+@dataclass
+class FindingDetails:
+    snippet: str
+    root_cause: Optional[dict]
+    patch: Optional[dict]  # {"diff", "description", "verified": bool | None}
+    scope: Optional[dict]
+    chart: Optional[str]  # path relative to the report directory
+
+
+@dataclass
+class ReportDetails:
+    environment: dict
+    slugs: dict[str, str]
+    findings: dict[int, FindingDetails] = field(default_factory=dict)  # id(finding) -> details
+
+    def of(self, finding) -> FindingDetails:
+        return self.findings[id(finding)]
+
+
+def environment(result) -> dict:
+    import reference_impl
+
+    from .. import __version__
+
+    packages = {}
+    for a in result.adapters:
+        name = a.implementation
+        packages[name] = a.version if a.version is not None else upstream.version(name)
+    return {
+        "chrf_audit": __version__,
+        "reference_impl": reference_impl.__version__,
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "packages": packages,
+    }
+
+
+def collect(result, *, verify_patches: bool = False, with_upstream: bool = True) -> ReportDetails:
+    names = [a.implementation for a in result.adapters]
+    slugs = unique_slugs(names)
+    det = ReportDetails(environment=environment(result), slugs=slugs)
+    for a in result.adapters:
+        for f in a.findings:
+            impl = f.implementation
+            snippet = upstream.repro_snippet(impl, f)
+            root = upstream.root_cause(impl, f.family) if with_upstream else None
+            if root is None and f.source:
+                root = dict(f.source)
+                root.setdefault("excerpt", "")
+            p = None
+            diff = upstream.patch(impl, f.family) if with_upstream else None
+            if diff:
+                verified = upstream.verify_patch(impl, f.family, diff) if verify_patches else None
+                p = {"diff": diff, "description": upstream.patch_description(impl, f.family), "verified": verified}
+            sweep = upstream.scope(impl, f) if with_upstream else None
+            chart = f"charts/{slugs[a.implementation]}-{f.family}.svg" if sweep else None
+            det.findings[id(f)] = FindingDetails(snippet, root, p, sweep, chart)
+    return det
+
+
+def finite(x: Any) -> Any:
+    """JSON-safe: non-finite floats become None, recursively."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite(v) for v in x]
+    return x
+
+
+def plain(obj: Any) -> Any:
+    """Impact records as plain data: dataclasses (e.g. audit.impact's reports) become dicts."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return plain(dataclasses.asdict(obj))
+    if isinstance(obj, dict):
+        return {str(k): plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [plain(v) for v in obj]
+    return obj

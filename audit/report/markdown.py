@@ -1,0 +1,241 @@
+"""Markdown bug report per implementation, ready to paste into an upstream issue."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Optional
+
+from ..families import title as family_title
+from ._text import escape, md_cell, md_code, num, quoted, repro_text, signed
+from .details import ReportDetails, plain
+
+DEFINITIONS = ("sacrebleu", "sacrebleu-eps", "chrfpp")
+LEVELS = ("sentence", "corpus")
+
+
+def _table(header: list[str], rows: list[list[str]], align: Optional[list[str]] = None) -> list[str]:
+    align = align or ["---"] * len(header)
+    out = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def _verdict(conf: Optional[dict], definition: str, level: str) -> str:
+    if not conf or definition not in conf or level not in (conf.get(definition) or {}):
+        return "not audited"
+    fams = conf[definition][level]
+    if not fams:
+        return "✅ meets"
+    return "❌ does not meet: " + ", ".join(f"`{f}`" for f in fams)
+
+
+def conformance_matrix(summary) -> list[str]:
+    conf = getattr(summary, "conformance", None)
+    rows = [[f"`{d}`"] + [_verdict(conf, d, lv) for lv in LEVELS] for d in DEFINITIONS]
+    return _table(["Definition", "Sentence level", "Corpus level"], rows)
+
+
+def _claims_text(claims: dict) -> str:
+    keys = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale")
+    parts = [f"{k}={claims[k]}" for k in keys if k in claims]
+    parts += [f"{k}={v}" for k, v in claims.items() if k not in keys]
+    return ", ".join(parts)
+
+
+def _frac_decimal(fr: str) -> str:
+    try:
+        return repr(float(Fraction(fr)))
+    except (ValueError, ZeroDivisionError):
+        return "—"
+
+
+def _orders_table(rows) -> list[str]:
+    def ratio(x):
+        return "—" if x is None else f"{x} ({float(Fraction(x)):.6g})"
+
+    body = [[f"{r.kind} {r.n}", str(r.hyp), str(r.ref), str(r.match), ratio(r.precision), ratio(r.recall),
+             ratio(r.f), "yes" if r.effective else "no"] for r in rows]
+    return _table(["Order", "Hyp n-grams", "Ref n-grams", "Matches", "Precision", "Recall", "F", "Effective"],
+                  body, ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---"])
+
+
+def _impact_lines(obj: Any) -> list[str]:
+    """Render a precomputed impact record as a table (shape-tolerant)."""
+    if obj is None:
+        return []
+    lines: list[str] = []
+    if isinstance(obj, dict) and "rows" in obj:
+        if obj.get("title"):
+            lines += [f"**{md_cell(str(obj['title']))}**", ""]
+        rows = obj["rows"]
+        cols = obj.get("columns")
+        if rows and isinstance(rows[0], dict):
+            cols = cols or list(dict.fromkeys(k for r in rows for k in r))
+            body = [[md_cell(_cell(r.get(c))) for c in cols] for r in rows]
+        else:
+            cols = cols or [f"col {i + 1}" for i in range(len(rows[0]) if rows else 0)]
+            body = [[md_cell(_cell(v)) for v in r] for r in rows]
+        lines += _table([md_cell(str(c)) for c in cols], body)
+        if obj.get("note"):
+            lines += ["", md_cell(str(obj["note"]))]
+        return lines
+    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
+        return _impact_lines({"rows": obj})
+    if isinstance(obj, dict):
+        scalars = {k: v for k, v in obj.items() if not isinstance(v, (dict, list)) and k != "by_family"}
+        nested = {k: v for k, v in obj.items() if isinstance(v, (dict, list)) and k != "by_family"}
+        if scalars:
+            lines += _table(["Measure", "Value"], [[md_cell(str(k)), md_cell(_cell(v))] for k, v in scalars.items()])
+        for k, v in nested.items():
+            lines += ["", f"**{md_cell(str(k))}**", ""] + _impact_lines(v if not isinstance(v, dict) or "rows" in v or any(not isinstance(x, (dict, list)) for x in v.values()) else {"rows": [{"": kk, **vv} for kk, vv in v.items()]})
+        return lines
+    return [md_cell(_cell(obj))]
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, float):
+        return num(v, 8)
+    if v is None:
+        return "—"
+    return str(v)
+
+
+def _scope_lines(impl: str, sweep: dict, chart: Optional[str]) -> list[str]:
+    lines = [f"Sweep: {sweep['dimension']}, scored by {impl} (called directly) and by the reference.", ""]
+    body = []
+    for r in sweep["rows"]:
+        flag = "" if r["difference"] is not None and abs(r["difference"]) <= 1e-9 else " ⚠"
+        body.append([md_cell(str(r["x"])), md_code(repro_text(r["inputs"], 60)), num(r["expected"], 8),
+                     num(r["actual"], 8), signed(r["difference"]) + flag])
+    lines += _table([md_cell(sweep["x_label"]), "Input", "Expected", "Actual", "Difference"], body,
+                    ["---", "---", "---:", "---:", "---:"])
+    bad = sum(1 for r in sweep["rows"] if r["difference"] is None or abs(r["difference"]) > 1e-9)
+    lines += ["", f"{bad} of {len(sweep['rows'])} inputs of the sweep diverge (⚠)."]
+    if chart:
+        lines += ["", f"![{md_cell(impl)} scope chart]({chart})"]
+    return lines
+
+
+def _finding_section(i: int, f, det: ReportDetails, impact_fam: Any, version: Optional[str]) -> list[str]:
+    fd = det.of(f)
+    m = f.minimal
+    lines = [f"## {i}. `{f.family}` ({f.level} level)", ""]
+    lines += [f"**What is wrong:** {f.title or family_title(f.family)}.", ""]
+    if f.flaky:
+        lines += ["> ⚠ The minimal repro did not reproduce on replay (flaky).", ""]
+    lines += ["### Minimal repro", "", "```python", fd.snippet.rstrip("\n"), "```", ""]
+    if m.level == "sentence":
+        lines += [f"Inputs (escaped): hypothesis {md_code(quoted(m.inputs['hypothesis']))}, references "
+                  + ", ".join(md_code(quoted(r)) for r in m.inputs["references"]) + "."]
+    else:
+        lines += [f"Inputs (escaped): {len(m.inputs['hypotheses'])} segments: "
+                  + "; ".join(f"{md_code(quoted(h))} vs " + ", ".join(md_code(quoted(r)) for r in rs)
+                              for h, rs in zip(m.inputs["hypotheses"], m.inputs["references"])) + "."]
+    lines.append("")
+    actual_note = ""
+    if m.actual_raw is not None:
+        actual_note = f" (returned {md_code(m.actual_raw)} on its own scale)"
+    if m.outcome != "value":
+        actual_note += f" — outcome `{m.outcome}`" + (f": {md_cell(escape(m.detail, 200))}" if m.detail else "")
+    lines += _table(["", "Exact", "Decimal (0..100)"], [
+        ["Expected (reference)", md_code(m.expected_fraction), repr(m.expected)],
+        [f"Actual ({md_cell(f.implementation)})", "—", (repr(m.actual) if m.actual is not None else "no number") + actual_note],
+        ["Difference", "—", signed(m.difference, 10)],
+    ])
+    expl = f.explanation or m.explanation
+    if expl:
+        lines += ["", "Deviations from the definition that reproduce the actual value exactly: "
+                  + ", ".join(f"`{e}`" for e in expl) + "."]
+    if f.largest is not None and f.largest is not m:
+        L = f.largest
+        lines += ["", f"Largest difference seen: {signed(L.difference, 8)} on {md_code(repro_text(L.inputs, 80))} "
+                  f"(expected {num(L.expected)}, actual {num(L.actual)})."]
+    lines += ["", "### Per-order breakdown", ""]
+    if m.orders:
+        lines += ["Reference statistics of the minimal repro:", ""] + _orders_table(m.orders)
+    else:
+        lines += ["Not available for this repro."]
+    if m.impl_orders:
+        lines += ["", f"As computed by {md_cell(f.implementation)}:", ""] + _orders_table(m.impl_orders)
+    lines += ["", "### Scope", ""]
+    lines += _scope_lines(f.implementation, fd.scope, fd.chart) if fd.scope else [
+        "No scope sweep is known for this implementation and family."]
+    lines += ["", "### Root cause", ""]
+    rc = fd.root_cause
+    if rc:
+        where = f"`{rc.get('file')}`" + (f", line {rc['line']}" if rc.get("line") else "") + (
+            f", in `{rc['function']}`" if rc.get("function") else "")
+        lines += [f"{where} (installed {md_cell(f.implementation)}{' ' + version if version else ''})."]
+        if rc.get("why"):
+            lines += ["", rc["why"][0].upper() + rc["why"][1:] + "."]
+        if rc.get("excerpt"):
+            lines += ["", "```python", rc["excerpt"], "```"]
+    else:
+        lines += ["Not located in the installed source."]
+    lines += ["", "### Suggested patch", ""]
+    p = fd.patch
+    if p:
+        status = {True: "**verified**: applied to a temporary copy of the installed package, a re-audit no longer "
+                        "finds this family and finds no new one",
+                  False: "**not verified**: applying it did not make this family disappear cleanly in a re-audit",
+                  None: "not verified (verification not run)"}[p.get("verified")]
+        lines += [f"Status: {status}."]
+        if p.get("description"):
+            lines += ["", p["description"][0].upper() + p["description"][1:] + "."]
+        fence = "~~~~" if "```" in p["diff"] else "```"
+        lines += ["", f"{fence}diff", p["diff"].rstrip("\n"), fence]
+    else:
+        lines += ["No patch suggestion for this family."]
+    if impact_fam is not None:
+        lines += ["", "### Impact on a corpus", ""] + _impact_lines(impact_fam)
+    lines.append("")
+    return lines
+
+
+def render_markdown(summary, result, det: ReportDetails, impact: Optional[dict] = None) -> str:
+    impl = summary.implementation
+    version = summary.version or det.environment["packages"].get(impl)
+    env = det.environment
+    imp = plain((impact or {}).get(impl))
+    lines = [f"# chrF audit of {md_cell(impl)}{' ' + md_cell(version) if version else ''}", ""]
+    n = len(summary.findings)
+    lines += [f"{n} finding{'s' if n != 1 else ''} against the exact reference "
+              f"(chrf-audit {env['chrf_audit']}): "
+              + (", ".join(f"`{f.family}`" for f in summary.findings) if n else "none") + ".", ""]
+    lines += ["## Conformance", "", "Does the implementation meet each chrF definition, at each level?", ""]
+    lines += conformance_matrix(summary) + [""]
+    lines += ["## Environment", ""]
+    lines += _table(["", ""], [
+        ["Implementation", md_cell(f"{impl} {version or '(version unknown)'}")],
+        ["Claimed parameters", md_cell(_claims_text(summary.claims))],
+        ["Reference signature", md_code(summary.signature)],
+        ["chrf-audit / reference_impl", md_cell(f"{env['chrf_audit']} / {env['reference_impl']}")],
+        ["Python", md_cell(env["python"])],
+        ["Platform", md_cell(env["platform"])],
+        ["Audit", md_cell(f"seed {result.seed}, max examples {result.max_examples}, tolerance {result.tolerance:g}, "
+                          f"{summary.examples} inputs scored")],
+    ]) + [""]
+    lines += ["## Summary", ""]
+    if n:
+        body = []
+        for i, f in enumerate(summary.findings, 1):
+            p = det.of(f).patch
+            pst = "—" if not p else {True: "verified", False: "not verified", None: "not checked"}[p["verified"]]
+            body.append([str(i), f"[`{f.family}`](#{i}-{f.family}-{f.level}-level)", f.level,
+                         md_code(repro_text(f.minimal.inputs, 50)), num(f.minimal.expected),
+                         num(f.minimal.actual) if f.minimal.outcome == "value" else f.minimal.outcome,
+                         signed(f.minimal.difference), pst])
+        lines += _table(["#", "Family", "Level", "Minimal repro", "Expected", "Actual", "Difference", "Patch"], body,
+                        ["---:", "---", "---", "---", "---:", "---:", "---:", "---"])
+    else:
+        lines += [f"No divergence from the claimed definition was found in {summary.examples} inputs."]
+    lines.append("")
+    if imp is not None:
+        rest = {k: v for k, v in imp.items() if k != "by_family"} if isinstance(imp, dict) else imp
+        if rest:
+            lines += ["## Impact on a corpus", ""] + _impact_lines(rest) + [""]
+    by_family = imp.get("by_family", {}) if isinstance(imp, dict) else {}
+    for i, f in enumerate(summary.findings, 1):
+        lines += _finding_section(i, f, det, by_family.get(f.family), version)
+    lines += ["---", "", f"Generated by chrf-audit {env['chrf_audit']}. Expected values are exact (fractions on the 0..100 scale).", ""]
+    return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""Reading segment files (one segment per line, UTF-8) with errors a user can act on.
+
+Every problem is an ``audit.errors.UsageError`` whose message names the file (and the line
+where there is one), so the CLI prints one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping, Sequence
+
+from .errors import UsageError
+
+
+def _split_lines(data: bytes) -> list[bytes]:
+    """Split on the line terminators "\\n", "\\r\\n" (and a lone "\\r" is kept as text: only
+    "\\n" ends a line, so a stray CR inside a segment is not a segment break).  The final
+    terminator does not start an empty segment."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [ln[:-1] if ln.endswith(b"\r") else ln for ln in lines]
+
+
+def read_segments(path: str | os.PathLike) -> list[str]:
+    """The segments of a UTF-8 text file, one per line, with only the line terminator
+    ("\\n" or "\\r\\n") removed: leading/trailing spaces, tabs and other whitespace are kept.
+
+    A UTF-8 byte order mark at the start of the file is dropped.  Raises ``UsageError`` for a
+    missing or unreadable file and for invalid UTF-8, naming the file, line and column, e.g.
+    ``sys.txt line 17: invalid UTF-8 (byte 0xff at column 4)`` (columns count bytes, from 1).
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise UsageError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name}: is a directory, not a text file") from None
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    segments: list[str] = []
+    for lineno, raw in enumerate(_split_lines(data), start=1):
+        try:
+            segments.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            bad = raw[exc.start]
+            raise UsageError(
+                f"{name} line {lineno}: invalid UTF-8 (byte 0x{bad:02x} at column {exc.start + 1})"
+            ) from None
+    return segments
+
+
+def check_same_length(named: Mapping[str, Sequence[str]]) -> int:
+    """Check that every named list of segments has the same length; return that length.
+
+    ``named`` maps a file name to its segments; the first entry is the yardstick.  Raises
+    ``UsageError`` naming both files and both counts, e.g.
+    ``sys.txt has 3003 lines but ref.txt has 3004``; an empty file is an error too."""
+    items = list(named.items())
+    if not items:
+        raise UsageError("no input files")
+    first_name, first = items[0]
+    for name, segs in items:
+        if len(segs) == 0:
+            raise UsageError(f"{name} is empty: at least one segment (line) is needed")
+    for name, segs in items[1:]:
+        if len(segs) != len(first):
+            raise UsageError(
+                f"{name} has {_lines(len(segs))} but {first_name} has {_lines(len(first))}: "
+                "every file must have one line per segment"
+            )
+    return len(first)
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"

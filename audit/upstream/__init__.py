@@ -1,0 +1,183 @@
+"""Knowledge of the built-in upstream libraries (nltk, sacrebleu): standalone repro
+snippets, root-cause locations in the installed source, patch suggestions as unified diffs,
+patch verification on a temporary copy, and scope sweeps.
+
+Public API::
+
+    repro_snippet(implementation, finding) -> str
+    root_cause(implementation, family) -> dict | None     # {file, path, line, function, excerpt, why}
+    patch(implementation, family) -> str | None           # unified diff against the installed source
+    verify_patch(implementation, family, diff) -> bool
+    families_found(implementation, pythonpath=None) -> set[str]
+    scope(implementation, finding) -> dict | None
+
+``implementation`` is the adapter name ("nltk", "sacrebleu"); anything else is not built in:
+``repro_snippet`` then falls back to a generic snippet (a ``package.module:function`` callable
+imported directly, or the JSON request of an external program), the others return None/False.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+from typing import Optional
+
+from . import nltk as _nltk
+from . import sacrebleu as _sacrebleu
+from ._base import installed_version, module_source, py_list_literal, py_literal
+from .patching import PatchError, apply_to_copy, apply_unified_diff, families_found, make_diff, reaudit, reaudit_command
+
+_MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu}
+
+__all__ = [
+    "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "root_cause", "patch", "patch_description",
+    "verify_patch", "families_found", "scope", "reaudit_command", "apply_unified_diff", "PatchError",
+]
+
+BUILTIN = tuple(_MODULES)
+
+
+def _key(implementation: str) -> str:
+    return implementation.split(":")[0].split("-")[0].lower() if implementation else implementation
+
+
+def get(implementation: str) -> ModuleType:
+    """The knowledge module of a built-in upstream ("nltk", "sacrebleu"); KeyError otherwise."""
+    name = implementation.lower()
+    if name in _MODULES:
+        return _MODULES[name]
+    raise KeyError(implementation)
+
+
+def is_builtin(implementation: str) -> bool:
+    return implementation.lower() in _MODULES
+
+
+def version(implementation: str) -> Optional[str]:
+    try:
+        return installed_version(get(implementation).DISTRIBUTION)
+    except KeyError:
+        return None
+
+
+def _generic_snippet(implementation: str, finding) -> str:
+    m = finding.minimal
+    head = [f"# chrF repro for {implementation}: {finding.family}", f"# {finding.title}",
+            f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100."]
+    if ":" in implementation and " " not in implementation:
+        mod, _, fn = implementation.partition(":")
+        if m.level == "sentence":
+            call = f"{fn}({py_literal(m.inputs['hypothesis'])}, {py_list_literal(m.inputs['references'])})"
+        else:
+            call = f"{fn}({py_list_literal(m.inputs['hypotheses'])}, {py_list_literal(m.inputs['references'])})"
+        return "\n".join(head + [f"from {mod} import {fn}", "", f"print({call})"]) + "\n"
+    import json
+
+    request = dict(m.inputs, level=m.level)
+    return "\n".join(head + ["# JSON request for the external program (one line on stdin):",
+                             "# " + json.dumps(request, ensure_ascii=True)]) + "\n"
+
+
+def repro_snippet(implementation: str, finding) -> str:
+    """Standalone Python that imports only the upstream library and prints the wrong value."""
+    try:
+        module = get(implementation)
+    except KeyError:
+        return _generic_snippet(implementation, finding)
+    return module.repro_snippet(finding, version(implementation))
+
+
+def root_cause(implementation: str, family: str) -> Optional[dict]:
+    """Where the family's cause lives in the installed upstream source, found by searching the
+    source text: ``{"file", "path", "line", "function", "excerpt", "why"}`` or None."""
+    try:
+        return get(implementation).root_cause(family)
+    except KeyError:
+        return None
+
+
+def patch(implementation: str, family: str) -> Optional[str]:
+    """A unified diff (paths ``a/<pkg>/...``, ``-p1`` from site-packages) against the installed
+    source that fixes exactly this family, or None when none is known for this version."""
+    try:
+        found = get(implementation).patched_source(family)
+    except KeyError:
+        return None
+    if found is None:
+        return None
+    rel, old, new = found
+    return make_diff(rel, old, new) or None
+
+
+def patch_description(implementation: str, family: str) -> Optional[str]:
+    try:
+        return get(implementation).PATCH_DESCRIPTIONS.get(family)
+    except KeyError:
+        return None
+
+
+@lru_cache(maxsize=None)
+def _baseline(implementation: str, version_: Optional[str]) -> frozenset:
+    return frozenset(families_found(implementation))
+
+
+def verify_report(implementation: str, family: str, diff: str, *, use_patch_program: Optional[bool] = None) -> dict:
+    """Apply ``diff`` to a temporary copy of the upstream package and re-audit in a separate
+    process: ``{"verified", "before", "after", "fixed", "introduced", "error"}``."""
+    out = {"verified": False, "before": [], "after": [], "fixed": [], "introduced": [], "error": None}
+    try:
+        module = get(implementation)
+        before = set(_baseline(implementation, version(implementation)))
+        _, site_dir, _ = module_source(module.MODULE)
+    except Exception as exc:
+        out["error"] = f"baseline failed: {exc}"
+        return out
+    out["before"] = sorted(before)
+    with tempfile.TemporaryDirectory(prefix="chrf-audit-patch-") as tmp:
+        root = Path(tmp) / "site"
+        try:
+            apply_to_copy(diff, site_dir, root, use_patch_program=use_patch_program)
+        except (PatchError, OSError) as exc:
+            out["error"] = f"the diff does not apply: {exc}"
+            return out
+        try:
+            payload = reaudit(implementation, root)
+        except Exception as exc:
+            out["error"] = str(exc)
+            return out
+        files = [f for f in (payload.get("modules") or {}).values() if f]
+        if files and not all(Path(f).resolve().is_relative_to(root.resolve()) for f in files):
+            out["error"] = "the re-audit did not import the patched copy"
+            return out
+        after = {f["family"] for f in payload["findings"]}
+    out["after"] = sorted(after)
+    out["fixed"] = sorted(before - after)
+    out["introduced"] = sorted(after - before)
+    out["verified"] = family in before and family not in after and after <= before
+    return out
+
+
+@lru_cache(maxsize=64)
+def _verify_cached(implementation: str, family: str, diff: str, version_: Optional[str]) -> bool:
+    return verify_report(implementation, family, diff)["verified"]
+
+
+def verify_patch(implementation: str, family: str, diff: str) -> bool:
+    """True when applying ``diff`` to a temporary copy of the installed upstream makes
+    ``family`` disappear from a re-audit and no new family appear.  Never touches the
+    installed package.  Cached per (implementation, family, diff, installed version)."""
+    if not is_builtin(implementation) or not diff:
+        return False
+    return _verify_cached(implementation, family, diff, version(implementation))
+
+
+def scope(implementation: str, finding) -> Optional[dict]:
+    """The scope sweep of a finding (see ``audit.upstream.sweeps.sweep``), or None."""
+    from .sweeps import sweep
+
+    try:
+        return sweep(implementation, finding)
+    except Exception:
+        return None

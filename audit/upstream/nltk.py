@@ -1,0 +1,296 @@
+"""What chrf-audit knows about nltk's chrF (``nltk.translate.chrf_score``).
+
+nltk's ``sentence_chrf(reference, hypothesis, min_len=1, max_len=6, beta=3.0,
+ignore_whitespace=True)`` takes the REFERENCE FIRST, a single reference, and returns a score
+on 0..1; ``corpus_chrf(references, hypotheses, ...)`` takes one reference per segment.
+
+Its scoring has coupled bugs: the sentence score is the mean over the *requested* orders of
+the per-order F (the divisor and the F-averaging at once), and the corpus score is the mean of
+the sentence scores.  Each patch below fixes exactly one family and keeps the others, so that a
+re-audit shows only that family gone.  Patches are computed against the *installed* source
+text (never hard-coded line numbers); when the expected code is not there (another nltk
+version), ``patch`` returns None.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+from typing import Callable, Optional
+
+from ._base import beta_literal, claims_with_defaults, exact_beta, locate, module_source, py_list_literal, py_literal
+
+NAME = "nltk"
+DISTRIBUTION = "nltk"
+MODULE = "nltk.translate.chrf_score"
+
+#: The claims of the built-in nltk adapter (nltk's defaults), used by probes and sweeps.
+DEFAULT_CLAIMS = {
+    "char_order": 6,
+    "word_order": 0,
+    "beta": 3,
+    "lowercase": False,
+    "whitespace": False,
+    "definition": "sacrebleu",
+    "scale": 1,
+}
+
+# -- root causes: (regex on one line of the installed source, what it shows) ------------------
+_ROOT_CAUSES: dict[str, tuple[str, str]] = {
+    "requested-order-divisor": (
+        r"num_ngram_sizes\s*=\s*len\(",
+        "the divisor is the number of requested orders (every order 1..max_len is a key of "
+        "ngram_fscores, including orders without n-grams, which contribute an epsilon)",
+    ),
+    "f-score-averaged": (
+        r"ngram_fscores\[n\]\.append\(fscore\)",
+        "the per-order F-score is collected and averaged, instead of averaging precision and "
+        "recall over the orders and combining them once",
+    ),
+    "corpus-macro-average": (
+        r"return .*/\s*num_sents",
+        "the corpus score divides the summed sentence-level F-scores by the number of "
+        "sentences (a macro-average) instead of scoring the summed n-gram statistics",
+    ),
+    "whitespace-set-white-space": (
+        r"redos\.sub\(\s*r?[\"']\\s",
+        "`\\s` of nltk's regex wrapper matches Unicode White_Space, which lacks "
+        "U+001C..U+001F that str.isspace() (and sacreBLEU) remove",
+    ),
+}
+for _fam in ("whitespace-set-ascii-space", "whitespace-set-ascii", "whitespace-kept", "metamorphic-whitespace"):
+    _ROOT_CAUSES[_fam] = (_ROOT_CAUSES["whitespace-set-white-space"][0], "whitespace removal in _preprocess")
+
+
+def root_cause(family: str) -> Optional[dict]:
+    entry = _ROOT_CAUSES.get(family)
+    if entry is None:
+        return None
+    found = locate(MODULE, entry[0])
+    if found is not None:
+        found["why"] = entry[1]
+    return found
+
+
+# -- repro snippets ----------------------------------------------------------------------------
+def _kwargs(claims: dict) -> str:
+    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
+    return (
+        f"min_len=1, max_len={int(c['char_order'])}, beta={float(exact_beta(c['beta']))!r}, "
+        f"ignore_whitespace={not bool(c['whitespace'])}"
+    )
+
+
+def _unit(value: Optional[float]) -> str:
+    return "no number" if value is None else repr(value / 100)
+
+
+def repro_snippet(finding, version: Optional[str] = None) -> str:
+    m = finding.minimal
+    claims = claims_with_defaults({**DEFAULT_CLAIMS, **(finding.claims or {})})
+    head = [f"# chrF repro for nltk{' ' + version if version else ''}: {finding.family}"]
+    head += ["# " + line for line in textwrap.wrap(finding.title, 88)]
+    expected = Fraction(m.expected_fraction) / 100
+    exp_text = repr(float(expected))
+    head.append(
+        f"# Expected {exp_text} on nltk's 0..1 scale (chrF, {claims['definition']} definition, "
+        f"beta={beta_literal(claims['beta'])}, char order {claims['char_order']})."
+    )
+    if m.actual_raw is not None:
+        got = m.actual_raw
+    elif m.actual is not None:
+        got = repr(m.actual / 100)
+    else:
+        got = m.outcome
+    lines = list(head)
+    notes = []
+    if m.level == "sentence":
+        refs = list(m.inputs["references"])
+        if len(refs) > 1:
+            notes.append(f"# nltk takes a single reference; the audit used the first of {len(refs)}.")
+        lines += notes + [
+            "from nltk.translate.chrf_score import sentence_chrf",
+            "",
+            f"hypothesis = {py_literal(m.inputs['hypothesis'])}",
+            f"reference = {py_literal(refs[0])}",
+            "# nltk takes the reference first and scores on 0..1",
+            f"score = sentence_chrf(reference, hypothesis, {_kwargs(claims)})",
+        ]
+    else:
+        refs = [list(r)[0] for r in m.inputs["references"]]
+        if any(len(r) > 1 for r in m.inputs["references"]):
+            notes.append("# nltk takes a single reference per segment; the audit used the first.")
+        lines += notes + [
+            "from nltk.translate.chrf_score import corpus_chrf",
+            "",
+            f"hypotheses = {py_list_literal(m.inputs['hypotheses'])}",
+            f"references = {py_list_literal(refs)}  # one reference per segment",
+            "# nltk takes the references first and scores on 0..1",
+            f"score = corpus_chrf(references, hypotheses, {_kwargs(claims)})",
+        ]
+    lines.append(f"print(score)  # prints {got}; expected {exp_text}")
+    return "\n".join(lines) + "\n"
+
+
+# -- scorers for sweeps and probes (0..100) ---------------------------------------------------
+def scorers(claims: Optional[dict] = None) -> tuple[Callable, Callable]:
+    from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
+
+    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
+    kw = dict(min_len=1, max_len=int(c["char_order"]), beta=float(exact_beta(c["beta"])),
+              ignore_whitespace=not bool(c["whitespace"]))
+
+    def sentence(hypothesis: str, references: list[str]) -> float:
+        return 100 * sentence_chrf(references[0], hypothesis, **kw)
+
+    def corpus(hypotheses: list[str], references: list[list[str]]) -> float:
+        return 100 * corpus_chrf([r[0] for r in references], hypotheses, **kw)
+
+    return sentence, corpus
+
+
+# -- patches -----------------------------------------------------------------------------------
+_LOOP_AND_RETURN = '''\
+        # Calculate f-scores for each sentence and for each n-gram order
+        # separately.
+        for n in range(min_len, max_len + 1):
+            # Compute the precision, recall, fscore and support.
+            prec, rec, fscore, tp = chrf_precision_recall_fscore_support(
+                reference, hypothesis, n, beta=beta
+            )
+            ngram_fscores[n].append(fscore)
+
+    # how many n-gram sizes
+    num_ngram_sizes = len(ngram_fscores)
+
+    # sum of f-scores over all sentences for each n-gram order
+    total_scores = [sum(fscores) for n, fscores in ngram_fscores.items()]
+
+    # macro-average over n-gram orders and over all sentences
+    return (sum(total_scores) / num_ngram_sizes) / num_sents
+'''
+
+_INIT = '''\
+    # Keep f-scores for each n-gram order separate
+    ngram_fscores = defaultdict(list)
+'''
+
+# divide by the effective orders; keep averaging F and the macro-average over sentences
+_DIVISOR_INIT = '''\
+    # Keep the sentence-level scores
+    sentence_scores = []
+'''
+_DIVISOR_LOOP = '''\
+        # Average the f-scores over the effective orders only: the orders for
+        # which both the hypothesis and the reference have n-grams.
+        fscores = []
+        for n in range(min_len, max_len + 1):
+            if len(hypothesis) < n or len(reference) < n:
+                continue  # no n-grams of this order: not an effective order
+            # Compute the precision, recall, fscore and support.
+            prec, rec, fscore, tp = chrf_precision_recall_fscore_support(
+                reference, hypothesis, n, beta=beta
+            )
+            fscores.append(fscore)
+        sentence_scores.append(sum(fscores) / len(fscores) if fscores else 0.0)
+
+    # macro-average over all sentences
+    return sum(sentence_scores) / num_sents
+'''
+
+# average P and R over the (requested) orders, then F once; keep the divisor and macro-average
+_FAVG_LOOP = '''\
+        # Average precision and recall over the n-gram orders, then combine
+        # them once into the f-score.
+        precisions, recalls = [], []
+        for n in range(min_len, max_len + 1):
+            # Compute the precision, recall, fscore and support.
+            prec, rec, fscore, tp = chrf_precision_recall_fscore_support(
+                reference, hypothesis, n, beta=beta
+            )
+            precisions.append(prec)
+            recalls.append(rec)
+        avg_prec = sum(precisions) / len(precisions)
+        avg_rec = sum(recalls) / len(recalls)
+        factor = beta**2
+        denominator = factor * avg_prec + avg_rec
+        sentence_scores.append(
+            (1 + factor) * avg_prec * avg_rec / denominator if denominator > 0 else 0.0
+        )
+
+    # macro-average over all sentences
+    return sum(sentence_scores) / num_sents
+'''
+
+# sum the statistics over sentences, then score; keep F-averaging over the requested orders
+_MACRO_INIT = '''\
+    # Sum the n-gram statistics of each order over all sentences:
+    # [true positives, hypothesis n-grams, reference n-grams]
+    ngram_stats = defaultdict(lambda: [0, 0, 0])
+'''
+_MACRO_LOOP = '''\
+        # Collect the n-gram statistics of each order.
+        for n in range(min_len, max_len + 1):
+            # Compute the precision, recall, fscore and support.
+            prec, rec, fscore, tp = chrf_precision_recall_fscore_support(
+                reference, hypothesis, n, beta=beta
+            )
+            stats = ngram_stats[n]
+            stats[0] += tp
+            stats[1] += max(len(hypothesis) - n + 1, 0)
+            stats[2] += max(len(reference) - n + 1, 0)
+
+    # f-score of each n-gram order from the statistics summed over the corpus
+    ngram_fscores = {}
+    for n, (tp, tpfp, tpfn) in ngram_stats.items():
+        try:
+            prec = tp / tpfp
+            rec = tp / tpfn
+            factor = beta**2
+            ngram_fscores[n] = (1 + factor) * (prec * rec) / (factor * prec + rec)
+        except ZeroDivisionError:
+            ngram_fscores[n] = 1e-16
+
+    # how many n-gram sizes
+    num_ngram_sizes = len(ngram_fscores)
+
+    # average over n-gram orders
+    return sum(ngram_fscores.values()) / num_ngram_sizes
+'''
+
+_WS_OLD = '        sent = redos.sub(r"\\s+", "", sent)\n'
+_WS_NEW = (
+    "        # remove every str.isspace() code point (U+001C..U+001F included)\n"
+    '        sent = "".join(sent.split())\n'
+)
+
+_EDITS: dict[str, list[tuple[str, str]]] = {
+    "requested-order-divisor": [(_INIT, _DIVISOR_INIT), (_LOOP_AND_RETURN, _DIVISOR_LOOP)],
+    "f-score-averaged": [(_INIT, _DIVISOR_INIT), (_LOOP_AND_RETURN, _FAVG_LOOP)],
+    "corpus-macro-average": [(_INIT, _MACRO_INIT), (_LOOP_AND_RETURN, _MACRO_LOOP)],
+    "whitespace-set-white-space": [(_WS_OLD, _WS_NEW)],
+}
+
+PATCH_DESCRIPTIONS = {
+    "requested-order-divisor": "divide each sentence's summed per-order F-scores by its number of effective orders (orders with n-grams on both sides); F-averaging and the macro-average are kept",
+    "f-score-averaged": "average precision and recall over the orders and combine them into F once; the divisor and the macro-average are kept",
+    "corpus-macro-average": "sum the per-order n-gram statistics over the sentences and compute the F-scores once from the sums; F-averaging over the requested orders is kept",
+    "whitespace-set-white-space": "remove every str.isspace() code point with \"\".join(sent.split())",
+}
+
+
+def patched_source(family: str) -> Optional[tuple[str, str, str]]:
+    """(relative file, original text, patched text) or None when not applicable."""
+    edits = _EDITS.get(family)
+    if edits is None:
+        return None
+    try:
+        path, root, text = module_source(MODULE)
+    except Exception:
+        return None
+    new = text
+    for old, repl in edits:
+        if new.count(old) != 1:
+            return None
+        new = new.replace(old, repl)
+    return path.relative_to(root).as_posix(), text, new

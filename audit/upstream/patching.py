@@ -1,0 +1,184 @@
+"""Unified diffs against installed upstream sources, applied to temporary copies only.
+
+``verify_patch`` copies the upstream's top-level package into a temporary directory, applies
+the diff there (with the ``patch`` program when present, else ``apply_unified_diff``), and
+re-audits the implementation in a SEPARATE Python process whose PYTHONPATH starts with that
+directory.  The installed package is never written to (the subprocess also runs with
+PYTHONDONTWRITEBYTECODE=1).
+
+The re-audit is the single function ``reaudit_command``: today it runs the family probes of
+``audit.upstream.probe``; once ``chrf-audit run --impl NAME --json PATH`` exists, swap the
+command there (the JSON it writes has the same ``findings[*].family`` core).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+
+class PatchError(Exception):
+    """A diff that does not apply."""
+
+
+def make_diff(relative_file: str, old: str, new: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True),
+            fromfile=f"a/{relative_file}", tofile=f"b/{relative_file}",
+        )
+    )
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def parse_unified_diff(diff: str) -> list[tuple[str, list[tuple[int, list[str], list[str]]]]]:
+    """[(path with one leading component stripped, [(old start, old lines, new lines)])]."""
+    files: list = []
+    lines = diff.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            target = lines[i + 1][4:].split("\t")[0].strip()
+            if target == "/dev/null":
+                raise PatchError("deleting files is not supported")
+            parts = target.split("/", 1)
+            files.append((parts[1] if len(parts) == 2 else parts[0], []))
+            i += 2
+            continue
+        m = _HUNK.match(line)
+        if m:
+            if not files:
+                raise PatchError("hunk before any file header")
+            old_start = int(m.group(1))
+            old_len = int(m.group(2)) if m.group(2) is not None else 1
+            new_len = int(m.group(4)) if m.group(4) is not None else 1
+            old, new = [], []
+            i += 1
+            while i < len(lines) and (len(old) < old_len or len(new) < new_len):
+                hl = lines[i]
+                tag, body = hl[:1], hl[1:]
+                if hl.startswith("\\"):
+                    i += 1
+                    continue
+                if tag == " " or hl in ("\n", "\r\n"):
+                    body = body if tag == " " else hl
+                    old.append(body)
+                    new.append(body)
+                elif tag == "-":
+                    old.append(body)
+                elif tag == "+":
+                    new.append(body)
+                else:
+                    raise PatchError(f"malformed hunk line: {hl!r}")
+                i += 1
+            # "\ No newline at end of file" strips the newline of the preceding line
+            if i < len(lines) and lines[i].startswith("\\"):
+                i += 1
+            files[-1][1].append((old_start, old, new))
+            continue
+        i += 1
+    if not files:
+        raise PatchError("no file in the diff")
+    return files
+
+
+def apply_unified_diff(diff: str, root: Path) -> list[Path]:
+    """A minimal unified-diff applier (``-p1``): each hunk must match exactly, at its stated
+    line or, failing that, at the nearest offset.  Returns the files changed."""
+    changed = []
+    for rel, hunks in parse_unified_diff(diff):
+        path = Path(root) / rel
+        if not path.is_file():
+            raise PatchError(f"{rel}: no such file under {root}")
+        text = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        offset = 0
+        for old_start, old, new in hunks:
+            want = old_start - 1 + offset
+            candidates = sorted(range(len(text) - len(old) + 1), key=lambda k: (abs(k - want), k))
+            at = next((k for k in candidates if text[k:k + len(old)] == old), None)
+            if at is None:
+                raise PatchError(f"{rel}: hunk at line {old_start} does not apply")
+            text[at:at + len(old)] = new
+            offset = at - (old_start - 1) + len(new) - len(old)
+        path.write_text("".join(text), encoding="utf-8")
+        changed.append(path)
+    return changed
+
+
+def diff_files(diff: str) -> list[str]:
+    return [rel for rel, _ in parse_unified_diff(diff)]
+
+
+def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: Optional[bool] = None) -> Path:
+    """Copy each top-level package the diff touches from ``site_dir`` into ``dest`` and apply
+    the diff there.  Returns ``dest`` (to put on PYTHONPATH)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for top in sorted({rel.split("/")[0] for rel in diff_files(diff)}):
+        src = Path(site_dir) / top
+        if src.is_dir():
+            shutil.copytree(src, dest / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        elif src.is_file():
+            shutil.copy2(src, dest / top)
+        else:
+            raise PatchError(f"{top} is not in {site_dir}")
+    program = shutil.which("patch")
+    if use_patch_program is None:
+        use_patch_program = program is not None
+    if use_patch_program:
+        if program is None:
+            raise PatchError("the patch program is not installed")
+        proc = subprocess.run(
+            [program, "-p1", "--batch", "--forward", "--fuzz=0", "--no-backup-if-mismatch", "-d", str(dest)],
+            input=diff, text=True, capture_output=True,
+        )
+        if proc.returncode != 0:
+            raise PatchError((proc.stdout + proc.stderr).strip() or "patch failed")
+    else:
+        apply_unified_diff(diff, dest)
+    return dest
+
+
+# -- re-audit in a separate process -----------------------------------------------------------
+def reaudit_command(implementation: str, json_path: Path) -> list[str]:
+    """THE command that re-audits ``implementation`` and writes stable-core JSON
+    (``findings[*].family``) to ``json_path``.  Swap in the CLI here when it exists:
+
+        [sys.executable, "-m", "audit.cli", "run", "--impl", implementation,
+         "--json", str(json_path), "--seed", "0", "--max-examples", "200"]
+    """
+    return [sys.executable, "-m", "audit.upstream.probe", implementation, "--json", str(json_path)]
+
+
+def reaudit(implementation: str, pythonpath: Optional[Path] = None, *, timeout: float = 600) -> dict:
+    """Run ``reaudit_command`` in a subprocess (PYTHONPATH=<pythonpath> first) and return the
+    JSON it wrote.  Raises RuntimeError when it failed (exit status other than 0 or 1)."""
+    env = dict(os.environ)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(pythonpath)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    with tempfile.TemporaryDirectory(prefix="chrf-audit-reaudit-") as tmp:
+        out = Path(tmp) / "audit.json"
+        proc = subprocess.run(
+            reaudit_command(implementation, out), env=env, cwd=tmp,
+            capture_output=True, text=True, timeout=timeout,
+        )
+        if proc.returncode not in (0, 1) or not out.is_file():
+            raise RuntimeError(f"re-audit of {implementation} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
+def families_found(implementation: str, pythonpath: Optional[Path] = None) -> set[str]:
+    """The set of families a re-audit of ``implementation`` finds, importing from
+    ``pythonpath`` first (None: the installed packages)."""
+    return {f["family"] for f in reaudit(implementation, pythonpath)["findings"]}

@@ -1,0 +1,115 @@
+"""What chrf-audit knows about sacreBLEU's chrF (``sacrebleu.metrics.CHRF``).
+
+``CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)``;
+``sentence_score(hypothesis, references)`` and ``corpus_score(hypotheses, references)``,
+where the corpus references are TRANSPOSED: ``references[j][i]`` is reference j of segment i.
+Scores are on 0..100.  sacreBLEU is the reference's default definition, so no patches are
+known; root-cause pointers exist for the places a divergence would come from.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Callable, Optional
+
+from ._base import beta_literal, claims_with_defaults, exact_beta, locate, py_list_literal, py_literal
+
+NAME = "sacrebleu"
+DISTRIBUTION = "sacrebleu"
+MODULE = "sacrebleu.metrics.chrf"
+
+DEFAULT_CLAIMS = {
+    "char_order": 6,
+    "word_order": 0,
+    "beta": 2,
+    "lowercase": False,
+    "whitespace": False,
+    "definition": "sacrebleu",
+    "scale": 100,
+}
+
+_ROOT_CAUSES = {
+    "requested-order-divisor": (r"avg_prec\s*/=\s*effective_order", "averaging of precision and recall over the orders"),
+    "f-score-averaged": (r"score\s*\+=.*denom", "per-order F-scores are summed when eps_smoothing is on"),
+    "corpus-macro-average": (r"def _aggregate_and_compute", "corpus aggregation of statistics"),
+    "whitespace-set-white-space": (r"def _remove_whitespace|_preprocess_segment", "whitespace removal"),
+    "whitespace-set-ascii-space": (r"def _remove_whitespace|_preprocess_segment", "whitespace removal"),
+    "whitespace-set-ascii": (r"def _remove_whitespace|_preprocess_segment", "whitespace removal"),
+    "word-punctuation-not-split": (r"def _remove_punctuation", "chrF++ word tokenization"),
+    "word-punctuation-split-both": (r"def _remove_punctuation", "chrF++ word tokenization"),
+    "no-clipping": (r"def _get_match_statistics", "match counting"),
+    "first-reference-only": (r"def _compute_segment_statistics", "best-reference selection"),
+    "references-averaged": (r"def _compute_segment_statistics", "best-reference selection"),
+}
+
+
+def root_cause(family: str) -> Optional[dict]:
+    entry = _ROOT_CAUSES.get(family)
+    if entry is None:
+        return None
+    found = locate(MODULE, entry[0])
+    if found is not None:
+        found["why"] = entry[1]
+    return found
+
+
+def _ctor(claims: dict) -> str:
+    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
+    return (
+        f"CHRF(char_order={int(c['char_order'])}, word_order={int(c['word_order'])}, "
+        f"beta={beta_literal(c['beta'])}, lowercase={bool(c['lowercase'])}, "
+        f"whitespace={bool(c['whitespace'])}, eps_smoothing={c['definition'] == 'sacrebleu-eps'})"
+    )
+
+
+def repro_snippet(finding, version: Optional[str] = None) -> str:
+    m = finding.minimal
+    head = [f"# chrF repro for sacrebleu{' ' + version if version else ''}: {finding.family}"]
+    head += ["# " + line for line in textwrap.wrap(finding.title, 88)]
+    head.append(f"# Expected {m.expected!r} ({m.expected_fraction} exactly).")
+    got = m.actual_raw if m.actual_raw is not None else (repr(m.actual) if m.actual is not None else m.outcome)
+    lines = head + ["from sacrebleu.metrics import CHRF", "", f"chrf = {_ctor(finding.claims)}"]
+    if m.level == "sentence":
+        lines += [
+            f"hypothesis = {py_literal(m.inputs['hypothesis'])}",
+            f"references = {py_list_literal(list(m.inputs['references']))}",
+            "score = chrf.sentence_score(hypothesis, references).score",
+        ]
+    else:
+        lines += [
+            f"hypotheses = {py_list_literal(m.inputs['hypotheses'])}",
+            f"references = {py_list_literal([list(r) for r in m.inputs['references']])}  # per segment",
+            "# sacreBLEU takes the references transposed: one stream per reference",
+            "streams = [list(stream) for stream in zip(*references)]",
+            "score = chrf.corpus_score(hypotheses, streams).score",
+        ]
+    lines.append(f"print(score)  # prints {got}; expected {m.expected!r}")
+    return "\n".join(lines) + "\n"
+
+
+def scorers(claims: Optional[dict] = None) -> tuple[Callable, Callable]:
+    from sacrebleu.metrics import CHRF
+
+    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
+    beta = exact_beta(c["beta"])
+    metric = CHRF(
+        char_order=int(c["char_order"]), word_order=int(c["word_order"]),
+        beta=int(beta) if beta.denominator == 1 else float(beta),
+        lowercase=bool(c["lowercase"]), whitespace=bool(c["whitespace"]),
+        eps_smoothing=c["definition"] == "sacrebleu-eps",
+    )
+
+    def sentence(hypothesis: str, references: list[str]) -> float:
+        return metric.sentence_score(hypothesis, list(references)).score
+
+    def corpus(hypotheses: list[str], references: list[list[str]]) -> float:
+        return metric.corpus_score(list(hypotheses), [list(s) for s in zip(*references)]).score
+
+    return sentence, corpus
+
+
+PATCH_DESCRIPTIONS: dict[str, str] = {}
+
+
+def patched_source(family: str):
+    return None

@@ -1,0 +1,31 @@
+"""A planted external program (JSON-lines protocol) that misbehaves on trigger hypotheses."""
+
+import json
+import os
+import sys
+import time
+
+for line in sys.stdin:
+    req = json.loads(line)
+    rid = req.get("id")
+    if req.get("op") == "hello":
+        print(json.dumps({"id": rid, "error": "no handshake here"}), flush=True)
+        continue
+    hyp = req.get("hypothesis", "")
+    if hyp == "exit":
+        os._exit(4)
+    if hyp == "hang":
+        time.sleep(1000)
+    if hyp == "garbage":
+        print("this is not json", flush=True)
+        continue
+    if hyp == "error":
+        print(json.dumps({"id": rid, "error": "boom"}), flush=True)
+        continue
+    if hyp == "null":
+        print(json.dumps({"id": rid, "score": None}), flush=True)
+        continue
+    if hyp == "nan":
+        print('{"id": %d, "score": NaN}' % rid, flush=True)
+        continue
+    print(json.dumps({"id": rid, "score": float(len(hyp))}), flush=True)

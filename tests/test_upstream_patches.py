@@ -1,0 +1,197 @@
+"""audit.upstream: patches against the installed nltk, applied to temporary copies only and
+verified by a re-audit in a separate process; root causes found in the installed source;
+repro snippets that run with the installed library alone and print the reported values."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from audit import upstream
+from audit.report.examples import example_result
+from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_diff, make_diff
+
+FAMILIES = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average", "whitespace-set-white-space"]
+
+# family -> a probe printing True when the family is absent (fails on the installed nltk)
+PROBES = {
+    "requested-order-divisor": "from nltk.translate.chrf_score import sentence_chrf as s; print(s('c', 'c') == 1.0)",
+    "f-score-averaged": (
+        "from nltk.translate.chrf_score import sentence_chrf as s\n"
+        "from reference_impl import sentence_score\n"
+        "print(abs(100 * s('abcdefghij', 'abcdefgh') - float(sentence_score('abcdefgh', ['abcdefghij'], beta=3).score)) < 1e-9)"
+    ),
+    "corpus-macro-average": (
+        "from nltk.translate.chrf_score import corpus_chrf, sentence_chrf\n"
+        "r, h = ['abcdefxy', 'abcdefgh'], ['abcdefgh', 'abcdefghij']\n"
+        "macro = sum(sentence_chrf(a, b) for a, b in zip(r, h)) / 2\n"
+        "print(abs(corpus_chrf(r, h) - macro) > 1e-9)  # not a macro-average"
+    ),
+    "whitespace-set-white-space": "from nltk.translate.chrf_score import sentence_chrf as s; print(s('abcdef', 'abc\\x1cdef') == s('abcdef', 'abcdef'))",
+}
+
+
+def _installed_digest() -> str:
+    import nltk
+
+    root = Path(nltk.__file__).parent
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _run(code: str, pythonpath: Path | None = None) -> str:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def digest_before():
+    return _installed_digest()
+
+
+def test_baseline_families():
+    assert upstream.families_found("nltk") == set(FAMILIES)
+    assert upstream.families_found("sacrebleu") == set()
+
+
+def test_probes_fail_on_installed_nltk():
+    assert [_run(PROBES[f]) for f in FAMILIES] == ["False"] * 4
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_patch_verified_and_isolated(family, tmp_path, digest_before):
+    diff = upstream.patch("nltk", family)
+    assert diff and diff.startswith("--- a/nltk/translate/chrf_score.py\n+++ b/nltk/translate/chrf_score.py\n")
+    report = upstream.verify_report("nltk", family, diff)
+    assert report["verified"], report
+    assert report["fixed"] == [family] and report["introduced"] == []
+    assert set(report["after"]) == set(FAMILIES) - {family}
+    # the family's own probe passes on the patched copy; the other probes are unchanged
+    import nltk
+
+    site = Path(nltk.__file__).parent.parent
+    root = apply_to_copy(diff, site, tmp_path / "site")
+    for other in FAMILIES:
+        got = _run(PROBES[other], root)
+        assert got == ("True" if other == family else "False"), (family, other)
+    assert _run("import nltk; print(nltk.__file__)", root).startswith(str(root))
+    assert _installed_digest() == digest_before  # the installed package is untouched
+
+
+def test_verify_patch_public_bool():
+    assert upstream.verify_patch("nltk", "whitespace-set-white-space", upstream.patch("nltk", "whitespace-set-white-space"))
+    assert not upstream.verify_patch("nltk", "whitespace-set-white-space", "")
+    assert not upstream.verify_patch("mypkg:fn", "exception", "--- a/x\n+++ b/x\n")
+
+
+def test_bad_patch_not_verified():
+    # removing only U+0020 fixes U+001C..U+001F but breaks every other whitespace
+    diff = upstream.patch("nltk", "whitespace-set-white-space").replace('"".join(sent.split())', 'sent.replace(" ", "")')
+    report = upstream.verify_report("nltk", "whitespace-set-white-space", diff)
+    assert not report["verified"]
+    assert report["introduced"] == ["whitespace-set-ascii-space"]
+
+
+def test_patch_that_does_not_apply():
+    diff = upstream.patch("nltk", "requested-order-divisor").replace("    num_sents = len(hypotheses)", "    num_sents = 0")
+    report = upstream.verify_report("nltk", "requested-order-divisor", diff)
+    assert not report["verified"] and "does not apply" in report["error"]
+
+
+def test_own_applier_matches_patch_program(tmp_path):
+    import shutil
+
+    if shutil.which("patch") is None:
+        pytest.skip("no patch program")
+    import nltk
+
+    site = Path(nltk.__file__).parent.parent
+    for family in FAMILIES:
+        diff = upstream.patch("nltk", family)
+        a = apply_to_copy(diff, site, tmp_path / family / "a", use_patch_program=True)
+        b = apply_to_copy(diff, site, tmp_path / family / "b", use_patch_program=False)
+        rel = "nltk/translate/chrf_score.py"
+        assert (a / rel).read_text() == (b / rel).read_text() != (site / rel).read_text()
+
+
+def test_apply_unified_diff_with_offset(tmp_path):
+    old = "".join(f"line {i}\n" for i in range(1, 21))
+    new = old.replace("line 10\n", "line ten\n")
+    diff = make_diff("pkg/m.py", old, new)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/m.py").write_text("extra\nextra\n" + old)  # shifted by two lines
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "pkg/m.py").read_text() == "extra\nextra\n" + new
+    with pytest.raises(PatchError):
+        apply_unified_diff(diff, tmp_path)  # already applied: context gone
+
+
+def test_root_causes_found_in_installed_source():
+    expect = {
+        "requested-order-divisor": ("corpus_chrf", "num_ngram_sizes = len(ngram_fscores)"),
+        "f-score-averaged": ("corpus_chrf", "ngram_fscores[n].append(fscore)"),
+        "corpus-macro-average": ("corpus_chrf", "/ num_sents"),
+        "whitespace-set-white-space": ("_preprocess", 'redos.sub(r"\\s+", "", sent)'),
+    }
+    for family, (function, text) in expect.items():
+        rc = upstream.root_cause("nltk", family)
+        assert rc["file"] == "nltk/translate/chrf_score.py" and rc["function"] == function
+        assert text in Path(rc["path"]).read_text().splitlines()[rc["line"] - 1]
+        assert f"{rc['line']}>" in rc["excerpt"]
+    assert upstream.root_cause("nltk", "no-clipping") is None
+    assert upstream.patch("nltk", "no-clipping") is None
+    assert upstream.root_cause("sacrebleu", "corpus-macro-average")["function"] == "CHRF._aggregate_and_compute"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_repro_snippet_runs_and_prints_actual(family):
+    finding = next(f for f in example_result().findings if f.family == family)
+    code = upstream.repro_snippet("nltk", finding)
+    imported = {
+        (n.module if isinstance(n, ast.ImportFrom) else a.name).split(".")[0]
+        for n in ast.walk(ast.parse(code)) if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in (n.names if isinstance(n, ast.Import) else [None])
+    }
+    assert imported == {"nltk"}
+    proc = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    printed = proc.stdout.strip()
+    assert printed == finding.minimal.actual_raw
+    assert float(printed) * 100 == pytest.approx(finding.minimal.actual, abs=1e-9)
+
+
+def test_repro_snippet_in_markdown_is_the_same(tmp_path):
+    from audit.report import write_reports
+
+    res = example_result()
+    write_reports(res, tmp_path, verify_patches=False)
+    md = (tmp_path / "nltk.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in md.split("```python\n")[1:]]
+    snippets = [b for b in blocks if "print(score)" in b]
+    assert len(snippets) == 4
+    for f, code in zip(res.findings, snippets):
+        assert code == upstream.repro_snippet("nltk", f)
+
+
+def test_sacrebleu_snippet_runs():
+    from audit.findings import Finding, Repro
+
+    m = Repro("corpus", {"hypotheses": ["abc", "de"], "references": [["abc"], ["dx"]]}, 0.0, "0", None, None, "value")
+    f = Finding("sacrebleu", "corpus-macro-average", "corpus", "t", {"beta": 2}, "", "", m)
+    code = upstream.repro_snippet("sacrebleu", f)
+    from sacrebleu.metrics import CHRF
+
+    want = CHRF().corpus_score(["abc", "de"], [["abc", "dx"]]).score
+    assert float(_run(code)) == want
