@@ -13,7 +13,7 @@ import sys
 
 from .errors import UsageError
 
-COMMANDS = ["run", "impact"]
+COMMANDS = ["run", "impact", "check", "validate_patch"]
 
 
 class _Parser(argparse.ArgumentParser):

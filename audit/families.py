@@ -25,6 +25,7 @@ FAMILIES: dict[str, str] = {
     "whitespace-set-ascii-space": "only U+0020 is removed, other whitespace is scored as characters",
     "whitespace-set-ascii": "only ASCII whitespace is removed, Unicode whitespace is scored as characters",
     "whitespace-set-white-space": "Unicode White_Space is removed instead of every str.isspace() code point: U+001C..U+001F are scored as characters (nltk >= 3.10.4)",
+    "whitespace-set-isspace": "every str.isspace() code point is removed, where the claimed definition (chrF++.py) removes only U+0020 inside a line",
     "whitespace-kept": "whitespace is scored as characters although the definition removes it",
     "whitespace-removed": "whitespace is removed although the claimed parameters keep it",
     "case-folded": "text is lowercased although the claimed parameters are case-sensitive",

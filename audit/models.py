@@ -16,6 +16,8 @@ The computation is split in two stages so that explaining a divergence is cheap:
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 import unicodedata
 from collections import Counter
@@ -28,12 +30,13 @@ from reference_impl.text import ASCII_PUNCTUATION
 
 #: Code points removed by each whitespace family (the claimed definitions' own sets live in
 #: reference_impl.text).
-_ISSPACE = frozenset(chr(c) for c in range(0x110000) if chr(c).isspace())
+_ISSPACE = frozenset(chr(c) for c in range(0x3001) if chr(c).isspace())  # all 29 lie below U+3001
 WHITESPACE_SETS = {
     "whitespace-set-ascii-space": frozenset(" "),
     "whitespace-set-ascii": frozenset(" \t\n\r\x0b\x0c"),
     "whitespace-set-white-space": _ISSPACE - frozenset("\x1c\x1d\x1e\x1f"),
     "whitespace-removed": _ISSPACE,
+    "whitespace-set-isspace": _ISSPACE,
 }
 
 
@@ -87,7 +90,9 @@ def _text_alternatives(params: ChrfParams) -> list[tuple[str, object]]:
     if params.whitespace:
         alts.append(("ws", "whitespace-removed"))
     else:
-        alts += [("ws", k) for k in WHITESPACE_SETS if k != "whitespace-removed"]
+        alts += [("ws", k) for k in WHITESPACE_SETS if k not in ("whitespace-removed", "whitespace-set-isspace")]
+        if params.definition == "chrfpp":  # chrF++.py removes only U+0020 (and strips)
+            alts.append(("ws", "whitespace-set-isspace"))
         alts.append(("ws", "whitespace-kept"))
     if params.lowercase:
         alts += [("case", "case-not-folded"), ("case", "casefold-instead-of-lower")]
@@ -193,27 +198,36 @@ def _char_orders(params: ChrfParams, tv: TextVariant) -> range:
     return range(1, nc + 1)
 
 
-def _profile(text: str, params: ChrfParams, tv: TextVariant) -> list[Counter]:
+def _profile(text: str, params: ChrfParams, tv: TextVariant):
+    """Per-order n-gram counters and totals of one text (cached: the same texts are counted
+    under many variants, and clipping/counting variants share the text's counters)."""
+    return _profile_cached(text, params, tv.ws, tv.case, tv.units, tv.orders, tv.words)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _profile_cached(text, params, ws, case, units, orders, words):
+    tv = TextVariant(ws=ws, case=case, units=units, orders=orders, words=words)
     lower = params.lowercase
-    if tv.case == "case-folded":
+    if case == "case-folded":
         lower = True
-    elif tv.case == "case-not-folded":
+    elif case == "case-not-folded":
         lower = False
-    if tv.case == "casefold-instead-of-lower":
+    if case == "casefold-instead-of-lower":
         text = text.casefold()
     elif lower:
         text = text.lower()
-    if tv.units in ("NFC", "NFD", "NFKC", "NFKD"):
-        text = unicodedata.normalize(tv.units, text)
+    if units in ("NFC", "NFD", "NFKC", "NFKD"):
+        text = unicodedata.normalize(units, text)
     seq = _units(_chars(text, params, tv), tv)
-    counters = [Counter(seq[i : i + n] for i in range(len(seq) - n + 1)) for n in _char_orders(params, tv)]
+    counters = [Counter([seq[i : i + n] for i in range(len(seq) - n + 1)]) for n in _char_orders(params, tv)]
     if params.word_order:
         toks = _words(text, tv)
         counters += [
-            Counter(" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1))
+            Counter([" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1)])
             for n in range(1, params.word_order + 1)
         ]
-    return counters
+    totals = tuple(sum(c.values()) for c in counters)
+    return tuple(counters), totals, sum(totals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,19 +238,20 @@ class RawStats(SegmentStats):
     hyp_total: int = 0
 
 
-def _match(hyp: list[Counter], ref: list[Counter], tv: TextVariant) -> SegmentStats:
-    hs, rs, ms = [], [], []
-    for hc, rc in zip(hyp, ref):
-        h, r = sum(hc.values()), sum(rc.values())
+def _match(hyp, ref, tv: TextVariant) -> SegmentStats:
+    (hcs, htot, hall), (rcs, rtot, _) = hyp, ref
+    hs, ms = [], []
+    for hc, rc, h, r in zip(hcs, rcs, htot, rtot):
         common = hc.keys() & rc.keys()
-        if tv.clip:
-            m = sum(min(hc[g], rc[g]) for g in common)
+        if not common:
+            m = 0
+        elif tv.clip:
+            m = sum(map(min, map(hc.__getitem__, common), map(rc.__getitem__, common)))
         else:
-            m = sum(hc[g] for g in common)
+            m = sum(map(hc.__getitem__, common))
         hs.append(h if (r or tv.hyp_where_no_ref) else 0)
-        rs.append(r)
         ms.append(m)
-    return RawStats(tuple(hs), tuple(rs), tuple(ms), sum(sum(c.values()) for c in hyp))
+    return RawStats(tuple(hs), rtot, tuple(ms), hall)
 
 
 def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[SegmentStats]]:
@@ -252,32 +267,80 @@ def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[Segme
 
 
 def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant) -> Fraction:
-    """One segment's (or summed) statistics scored under the score variant, on 0..100."""
+    """One segment's (or summed) statistics scored under the score variant, on 0..100.
+
+    Integer arithmetic with one Fraction at the end, as in reference_impl.scoring: this is
+    evaluated hundreds of times per explained divergence.
+    """
     effective = params.definition == "sacrebleu"
-    divisor = v.divisor or ("effective" if effective else "requested")
+    by_requested = (v.divisor or ("effective" if effective else "requested")) == "requested"
     average = v.average or ("pr" if effective else "f")
     factor = params.beta if v.beta_not_squared else params.beta * params.beta
-    rows = list(zip(s.hyp, s.ref, s.match))
+    fn, fd = factor.numerator, factor.denominator
     if v.empty_perfect and not getattr(s, "hyp_total", sum(s.hyp)) and not any(s.ref):
         return Fraction(100)
-    eff = [(h, r, m) for h, r, m in rows if h and r]
-    d = len(eff) if divisor == "effective" else len(rows)
-    if not eff or d == 0:
-        return Fraction(0)
-    pairs = [(Fraction(m, h), Fraction(m, r)) for h, r, m in eff]
-    if v.swapped:
-        pairs = [(r, p) for p, r in pairs]
+    k = 0
     if average == "pr":
-        p = sum(pp for pp, _ in pairs) / d
-        r = sum(rr for _, rr in pairs) / d
-        if p + r == 0:
+        pn, pd, rn, rd = 0, 1, 0, 1
+        for h, r, m in zip(s.hyp, s.ref, s.match):
+            if h and r:
+                k += 1
+                pn, pd = pn * h + m * pd, pd * h
+                rn, rd = rn * r + m * rd, rd * r
+        d = len(s.hyp) if by_requested else k
+        if not k or not pn:
             return Fraction(0)
-        return 100 * (1 + factor) * p * r / (factor * p + r)
-    total = Fraction(0)
-    for p, r in pairs:
-        if p + r:
-            total += (1 + factor) * p * r / (factor * p + r)
-    return 100 * total / d
+        if v.swapped:
+            pn, pd, rn, rd = rn, rd, pn, pd
+        # F = (1 + f) P R / (f P + R), P = pn / (pd d), R = rn / (rd d), f = fn / fd
+        return Fraction(100 * (fd + fn) * pn * rn, d * (fn * pn * rd + fd * rn * pd))
+    sn, sd = 0, 1
+    for h, r, m in zip(s.hyp, s.ref, s.match):
+        if h and r:
+            k += 1
+            if m:
+                # per-order F = (1 + f) m / (f r + h); swapped: (1 + f) m / (f h + r)
+                a, b = (h, r) if v.swapped else (r, h)
+                tn, td = (fd + fn) * m, fn * a + fd * b
+                sn, sd = sn * td + tn * sd, sd * td
+    d = len(s.hyp) if by_requested else k
+    if not k:
+        return Fraction(0)
+    return Fraction(100 * sn, sd * d)
+
+
+def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: ChrfParams):
+    """Score deviations that can change a score computed from these statistics.
+
+    Each test is structural (it holds in any combination): the divisor matters only where
+    some order is not effective, the averaging only where some P_n != R_n, beta and the swap
+    only where beta != 1 and P_n != R_n, the empty-input rule only for an empty segment,
+    reference selection only where references give different statistics.
+    """
+    flat = [c for seg in raw for c in seg]
+    pool = list(flat)
+    if len(flat) > 1:
+        pool.append(SegmentStats(tuple(map(sum, zip(*(x.hyp for x in flat)))),
+                                 tuple(map(sum, zip(*(x.ref for x in flat)))),
+                                 tuple(map(sum, zip(*(x.match for x in flat))))))
+    partial = any(any(h and r for h, r in zip(x.hyp, x.ref)) and not all(h and r for h, r in zip(x.hyp, x.ref)) for x in pool)
+    unequal = any(h and r and m * r != m * h for x in pool for h, r, m in zip(x.hyp, x.ref, x.match))
+    empty = any(not getattr(x, "hyp_total", sum(x.hyp)) and not any(x.ref) for x in flat)
+    refs_differ = any(len(set(seg)) > 1 for seg in raw)
+    keep = []
+    for f, val in alts:
+        if f == "divisor" and not partial:
+            continue
+        if f == "average" and not unequal:
+            continue
+        if f in ("swapped", "beta_not_squared") and (params.beta == 1 or not unequal):
+            continue
+        if f == "empty_perfect" and not empty:
+            continue
+        if f == "references" and not refs_differ:
+            continue
+        keep.append((f, val))
+    return keep
 
 
 def _add(stats: Sequence[SegmentStats]) -> SegmentStats:
@@ -357,6 +420,7 @@ def explain(
     tolerance: float,
     scale: int = 100,
     max_size: int = 4,
+    hints=(),
 ):
     """Yield, by increasing size, the lists of deviation sets whose exact score is within
     ``tolerance`` of ``actual`` on this input.
@@ -367,6 +431,10 @@ def explain(
     U+0020 removed" from "White_Space removed").  The order within a list is fixed (text
     deviations before score deviations), so classification is deterministic.  A rounding
     explanation counts as one more deviation.
+
+    ``hints`` are explanations already confirmed for this implementation, tried first: when
+    one of size s reproduces ``actual``, only the sizes below s need an exhaustive search
+    (which keeps the answer minimal) before it is offered.
     """
     base_tv = TextVariant()
     stats_cache: dict[TextVariant, list[list[SegmentStats]]] = {}
@@ -381,31 +449,65 @@ def explain(
     text_alts = [(f, val) for f, val in _text_alternatives(params) if stats(replace(base_tv, **{f: val})) != base]
     nrefs = len(segments[0][1])
     score_alts = _score_alternatives(params, level, nrefs, len(segments))
-    alts = [("t", f, val) for f, val in text_alts] + [("s", f, val) for f, val in score_alts]
+    relevant_cache: dict[TextVariant, list] = {}
 
+    def relevant(tv: TextVariant):
+        if tv not in relevant_cache:
+            relevant_cache[tv] = _relevant_score_alternatives(stats(tv), score_alts, params)
+        return relevant_cache[tv]
+
+    hinted = _hinted(hints, stats, params, level, actual, tolerance, segments)
     pending_rounded: list[Explanation] = []
     for size in range(0, max_size + 1):
+        offered = [e for e in hinted if len(e.families) == size]
+        if offered:
+            yield _unique(pending_rounded + offered)
         exact: list[Explanation] = []
         rounded: list[Explanation] = []
-        for combo in itertools.combinations(alts, size):
-            fields = [c[1] for c in combo]
-            if len(set(fields)) != len(fields):
-                continue  # two values for one field are mutually exclusive
-            tv = replace(base_tv, **{f: val for kind, f, val in combo if kind == "t"})
-            sv = ScoreVariant(**{f: val for kind, f, val in combo if kind == "s"})
-            value = variant_score(stats(tv), params, sv, level)
-            fams = tv.families() + score_families(sv, params)
-            if abs(float(value) - actual) <= tolerance:
-                exact.append(Explanation(fams, value, variant=(tv, sv)))
-            elif size < max_size:
-                k = rounded_matches(value, actual, scale, tolerance)
-                if k is not None:
-                    detail = "float32" if k < 0 else f"rounded to {k} decimals on its 0..{scale} scale"
-                    rounded.append(Explanation(fams + ["precision-loss"], value, detail, variant=(tv, sv)))
+        for n_text in range(size, -1, -1):
+            for tcombo in itertools.combinations(text_alts, n_text):
+                fields = [f for f, _ in tcombo]
+                if len(set(fields)) != len(fields):
+                    continue  # two values for one field are mutually exclusive
+                tv = replace(base_tv, **dict(tcombo))
+                for scombo in itertools.combinations(relevant(tv), size - n_text):
+                    sfields = [f for f, _ in scombo]
+                    if len(set(sfields)) != len(sfields):
+                        continue
+                    sv = ScoreVariant(**dict(scombo))
+                    value = variant_score(stats(tv), params, sv, level)
+                    fams = tv.families() + score_families(sv, params)
+                    if abs(float(value) - actual) <= tolerance:
+                        exact.append(Explanation(fams, value, variant=(tv, sv)))
+                    elif size < max_size:
+                        k = rounded_matches(value, actual, scale, tolerance)
+                        if k is not None:
+                            detail = "float32" if k < 0 else f"rounded to {k} decimals on its 0..{scale} scale"
+                            rounded.append(Explanation(fams + ["precision-loss"], value, detail, variant=(tv, sv)))
         found = _unique(pending_rounded + exact)
         if found:
             yield found
         pending_rounded = rounded
+
+
+def _hinted(hints, stats, params: ChrfParams, level: str, actual: float, tolerance: float, segments) -> list[Explanation]:
+    """The hints that apply to this input's parameters and level and reproduce ``actual``."""
+    if not hints:
+        return []
+    text_ok = set(_text_alternatives(params))
+    score_ok = set(_score_alternatives(params, level, len(segments[0][1]), len(segments)))
+    out = []
+    for tv, sv in hints:
+        t_changes = [(f.name, getattr(tv, f.name)) for f in dataclasses.fields(TextVariant)
+                     if getattr(tv, f.name) != f.default]
+        s_changes = [(f.name, getattr(sv, f.name)) for f in dataclasses.fields(ScoreVariant)
+                     if getattr(sv, f.name) != f.default]
+        if not all(c in text_ok for c in t_changes) or not all(c in score_ok for c in s_changes):
+            continue
+        value = variant_score(stats(tv), params, sv, level)
+        if abs(float(value) - actual) <= tolerance:
+            out.append(Explanation(tv.families() + score_families(sv, params), value, variant=(tv, sv)))
+    return out
 
 
 def _unique(exps: list[Explanation]) -> list[Explanation]:
@@ -422,6 +524,37 @@ def predict(segments, params: ChrfParams, level: str, variant) -> Fraction:
     """Score of an explanation's variant on other inputs (for probing)."""
     tv, sv = variant
     return variant_score(text_stats(segments, params, tv), params, sv, level)
+
+
+def extends(explanation: Explanation, segments, params: ChrfParams, level: str, actual: float, scale: int,
+            tolerance: float, extra: int = 2) -> bool:
+    """Does the explanation plus at most ``extra`` further deviations give ``actual`` here?
+
+    Used to confirm an explanation on a perturbed copy of its input: the copy may need
+    deviations the original did not (a copy where P != R shows F-averaging too).
+    """
+    tv0, sv0 = explanation.variant
+    rounding = "precision-loss" in explanation.families
+    nrefs = len(segments[0][1])
+    alts = [("t", f, v) for f, v in _text_alternatives(params) if getattr(tv0, f) == getattr(TextVariant(), f)]
+    alts += [("s", f, v) for f, v in _score_alternatives(params, level, nrefs, len(segments))
+             if getattr(sv0, f) == getattr(ScoreVariant(), f)]
+    stats_cache: dict = {}
+    for size in range(0, extra + 1):
+        for combo in itertools.combinations(alts, size):
+            fields = [c[1] for c in combo]
+            if len(set(fields)) != len(fields):
+                continue
+            tv = replace(tv0, **{f: v for k, f, v in combo if k == "t"})
+            sv = replace(sv0, **{f: v for k, f, v in combo if k == "s"})
+            if tv not in stats_cache:
+                stats_cache[tv] = text_stats(segments, params, tv)
+            value = variant_score(stats_cache[tv], params, sv, level)
+            if abs(float(value) - actual) <= tolerance:
+                return True
+            if (rounding or size < extra) and rounded_matches(value, actual, scale, tolerance) is not None:
+                return True
+    return False
 
 
 def reproduces(explanation: Explanation, segments, params: ChrfParams, level: str, actual: float,

@@ -85,7 +85,10 @@ def _matches(hc: Counter, rc: Counter, ht: int, rt: int) -> int:
 
 
 class TextProfile:
-    """A text's n-gram counters, built once and matched against many others."""
+    """A text's n-gram counters, built once and matched against many others.
+
+    ``counters``/``totals``: char orders 1..nc then word orders 1..nw; ``char_order`` = nc.
+    """
 
     __slots__ = ("counters", "totals", "char_order")
 
@@ -107,10 +110,11 @@ class TextProfile:
 def match_profiles(hyp: TextProfile, ref: TextProfile) -> SegmentStats:
     hyp_counts = []
     match_counts = []
-    nc = hyp.char_order
+    # A profile built without __init__ may lack char_order: then no order is skipped.
+    nc = getattr(hyp, "char_order", -1)
     previous = 1
     for i, (hc, rc, ht, rt) in enumerate(zip(hyp.counters, ref.counters, hyp.totals, ref.totals)):
-        if i == nc:
+        if i == nc or nc < 0:
             previous = 1
         if rt and ht:
             hyp_counts.append(ht)

@@ -10,7 +10,10 @@ docs/definitions.md, "Float ties in best-reference selection").
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import random
+import subprocess
 import sys
 from fractions import Fraction
 
@@ -173,7 +176,7 @@ def _compare(hyps, refs, p, definition):
 
 # ------------------------------------------------------------------ differential tests
 
-DIFF = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DIFF = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @DIFF
@@ -224,7 +227,7 @@ def test_sacrebleu_float_tie_artifact():
 
 # ------------------------------------------------------------------- property tests
 
-PROP = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROP = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 definitions = st.sampled_from(("sacrebleu", "sacrebleu-eps", "chrfpp"))
 
 
@@ -296,3 +299,114 @@ def test_nltk_whitespace_set_is_isspace_minus_info_separators():
     ours = sentence_score("a\x1cb", ["ab"], beta=3, definition="sacrebleu-eps").score
     assert ours == 100 * (2 + 4 * EPSILON) / 6
     assert chrf.sentence_chrf("ab", "a\x1cb") * 100 < float(ours) - 1
+
+
+# ------------------------------------------------------------- chrF++.py (optional)
+# Popovic's chrF++.py is GPL: it is never copied into this repository.  Point CHRFPP_SCRIPT
+# at a copy (e.g. `git -C <chrF mirror> show HEAD:chrF++.py > /tmp/chrFpp.py`) to run these.
+
+CHRFPP_SCRIPT = os.environ.get("CHRFPP_SCRIPT")
+needs_script = pytest.mark.skipif(
+    not (CHRFPP_SCRIPT and os.path.isfile(CHRFPP_SCRIPT)),
+    reason="set CHRFPP_SCRIPT to the path of Popovic's chrF++.py",
+)
+
+
+@pytest.fixture(scope="module")
+def chrfpp_module():
+    spec = importlib.util.spec_from_file_location("chrfpp_script", CHRFPP_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _script_scores(module, hyps, refs, nc, nw, beta):
+    """(document score, mean sentence score) x100, from the script's own function."""
+    total_f, avg_f, _, _ = module.computeChrF(
+        ["*#".join(r) + "\n" for r in refs], [h + "\n" for h in hyps], nw, nc, float(beta)
+    )
+    return 100 * total_f, 100 * avg_f
+
+
+CHRFPP_CASES = [
+    # short lines
+    (["c"], [["c"]]),
+    (["ab", "a"], [["abc"], ["ba"]]),
+    # tabs / NBSP / ideographic space inside lines, spaces and tabs at the ends
+    (["a\tb c", " x\u00a0y ", "\tthe cat.  "], [["a b c"], ["x y"], ["the (cat)"]]),
+    (["p\u3000q r"], [["pq r"]]),
+    # multiple references ("*#"), the best one (strictly greater F) is used
+    (["the cat sat", "dogs (bark)."], [["a cat sat", "the cat sat."], ["dogs bark.", "x", "dogs (bark)"]]),
+]
+
+
+@needs_script
+@pytest.mark.parametrize("hyps, refs", CHRFPP_CASES)
+@pytest.mark.parametrize("nc, nw, beta", [(6, 2, 2), (6, 0, 3), (6, 2, 3), (3, 1, 1)])
+def test_chrfpp_definition_matches_script(chrfpp_module, hyps, refs, nc, nw, beta):
+    kw = dict(char_order=nc, word_order=nw, beta=beta, definition="chrfpp")
+    doc, avg = _script_scores(chrfpp_module, hyps, refs, nc, nw, beta)
+    sentences = [sentence_score(h, r, **kw).score for h, r in zip(hyps, refs)]
+    assert all(s > 0 for s in sentences)  # the script misbehaves otherwise (see below)
+    assert abs(float(corpus_score(hyps, refs, **kw).score) - doc) <= TOL
+    assert abs(float(sum(sentences) / len(sentences)) - avg) <= TOL
+    for h, r, s in zip(hyps, refs, sentences):
+        # a one-line document's average is exactly that line's sentence score
+        assert abs(float(s) - _script_scores(chrfpp_module, [h], [r], nc, nw, beta)[1]) <= TOL
+
+
+@needs_script
+def test_chrfpp_script_cli_sentence_and_document(tmp_path):
+    hyps = ["a\tb c", " x\u00a0y ", "the cat."]
+    refs = [["a b c"], ["x y", "x\u00a0y"], ["the (cat)"]]
+    (tmp_path / "h.txt").write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    (tmp_path / "r.txt").write_text("".join("*#".join(r) + "\n" for r in refs), encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, CHRFPP_SCRIPT, "-R", str(tmp_path / "r.txt"), "-H", str(tmp_path / "h.txt"),
+         "-s", "-b", "3"],
+        capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONUTF8="1"),
+    ).stdout
+    kw = dict(beta=3, word_order=2, definition="chrfpp")
+    expected = [f"{i}::c6+w2-F3\t{float(sentence_score(h, r, **kw).score):.4f}"
+                for i, (h, r) in enumerate(zip(hyps, refs), 1)]
+    expected.append(f"c6+w2-F3\t{float(corpus_score(hyps, refs, **kw).score):.4f}")
+    lines = out.splitlines()
+    for e in expected:
+        assert e in lines, (e, out)
+
+
+@needs_script
+def test_chrfpp_script_misbehaviour_on_zero_segments(chrfpp_module):
+    # A first segment with F = 0 against every reference: the script crashes.
+    with pytest.raises(NameError):  # UnboundLocalError: bestMatchingCount
+        _script_scores(chrfpp_module, ["xyz"], [["abc"]], 6, 2, 2)
+    # A later one: it silently re-adds the previous segment's counts.
+    doc, _ = _script_scores(chrfpp_module, ["abd", "uvw"], [["abc"], ["xyz"]], 6, 2, 2)
+    kw = dict(word_order=2, definition="chrfpp")
+    readded = corpus_score(["abd", "abd"], [["abc"], ["abc"]], **kw).score
+    intended = corpus_score(["abd", "uvw"], [["abc"], ["xyz"]], **kw).score
+    assert abs(float(readded) - doc) <= TOL
+    assert abs(float(intended) - doc) > 1
+
+
+@needs_script
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text(st.sampled_from("abc .,(\t\u00a0\u3000A"), max_size=12),
+                          st.lists(st.text(st.sampled_from("abc .,(\t\u00a0\u3000A"), max_size=12),
+                                   min_size=1, max_size=3)), min_size=1, max_size=4),
+       st.integers(1, 7), st.integers(0, 2), st.integers(1, 4))
+def test_chrfpp_random_against_script(chrfpp_module, segs, nc, nw, beta):
+    hyps = [h for h, _ in segs]
+    refs = [r for _, r in segs]
+    kw = dict(char_order=nc, word_order=nw, beta=beta, definition="chrfpp")
+    sentences = [sentence_score(h, r, **kw) for h, r in zip(hyps, refs)]
+    assume(all(s.score > 0 for s in sentences))
+    for h, r, s in zip(hyps, refs, sentences):
+        # exact ties decided differently by float (see docs) are not disagreements
+        cands = [sentence_score(h, [x], **kw) for x in r]
+        top = sorted((c.score for c in cands), reverse=True)
+        assume(len(top) == 1 or top[0] - top[1] > 1e-12
+               or len({c.stats for c in cands if c.score == top[0]}) == 1)
+    doc, avg = _script_scores(chrfpp_module, hyps, refs, nc, nw, beta)
+    assert abs(float(corpus_score(hyps, refs, **kw).score) - doc) <= TOL
+    assert abs(float(sum(s.score for s in sentences) / len(sentences)) - avg) <= TOL

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 
-DEFAULT_MAX_EXAMPLES = 150
+DEFAULT_MAX_EXAMPLES = 100
 
 
 def add_claim_flags(p: argparse.ArgumentParser) -> None:
@@ -69,6 +69,8 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--reports-dir", type=Path, metavar="DIR",
                    help="write every report into DIR (default reports/ when no implementation is given)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--no-verify", action="store_true",
+                   help="do not re-audit suggested patches on a temporary copy of the upstream package")
 
 
 def register(sub) -> None:
@@ -150,9 +152,9 @@ def write_outputs(args, result, default_dir=None) -> None:
 
     reports_dir = args.reports_dir or default_dir
     if reports_dir:
-        report.write_reports(result, reports_dir)
+        report.write_reports(result, reports_dir, verify_patches=not args.no_verify)
     if args.markdown:
-        report.write_reports(result, args.markdown, formats=("markdown",))
+        report.write_reports(result, args.markdown)
     if args.json:
         report.write_json(result, args.json)
     if args.junit:

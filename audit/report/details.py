@@ -50,10 +50,28 @@ def environment(result) -> dict:
     }
 
 
+def _verify_all(result) -> None:
+    """Verify every suggested patch, two re-audits at a time (each is a separate process
+    bound to one core); the results land in verify_patch's cache."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = []
+    for a in result.adapters:
+        before = {x.family for x in a.findings}
+        for f in a.findings:
+            diff = upstream.patch(f.implementation, f.family)
+            if diff:
+                jobs.append((f.implementation, f.family, diff, before))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda j: upstream.verify_patch(*j), jobs))
+
+
 def collect(result, *, verify_patches: bool = False, with_upstream: bool = True) -> ReportDetails:
     names = [a.implementation for a in result.adapters]
     slugs = unique_slugs(names)
     det = ReportDetails(environment=environment(result), slugs=slugs)
+    if verify_patches:
+        _verify_all(result)
     for a in result.adapters:
         for f in a.findings:
             impl = f.implementation
@@ -65,7 +83,8 @@ def collect(result, *, verify_patches: bool = False, with_upstream: bool = True)
             p = None
             diff = upstream.patch(impl, f.family) if with_upstream else None
             if diff:
-                verified = upstream.verify_patch(impl, f.family, diff) if verify_patches else None
+                before = {x.family for x in a.findings}
+                verified = upstream.verify_patch(impl, f.family, diff, before) if verify_patches else None
                 p = {"diff": diff, "description": upstream.patch_description(impl, f.family), "verified": verified}
             sweep = upstream.scope(impl, f) if with_upstream else None
             chart = f"charts/{slugs[a.implementation]}-{f.family}.svg" if sweep else None

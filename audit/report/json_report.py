@@ -51,6 +51,7 @@ def build(result, *, details: Optional[ReportDetails] = None, impact: Optional[d
             "version": a.version,
             "claims": a.claims,
             "signature": a.signature,
+            "sources": getattr(a, "sources", {}),
             "examples": a.examples,
             "conformance": getattr(a, "conformance", None),
             "families": [f.family for f in a.findings],

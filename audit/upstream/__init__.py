@@ -123,13 +123,19 @@ def _baseline(implementation: str, version_: Optional[str]) -> frozenset:
     return frozenset(families_found(implementation))
 
 
-def verify_report(implementation: str, family: str, diff: str, *, use_patch_program: Optional[bool] = None) -> dict:
+def verify_report(implementation: str, family: str, diff: str, *, use_patch_program: Optional[bool] = None,
+                  before: Optional[set] = None) -> dict:
     """Apply ``diff`` to a temporary copy of the upstream package and re-audit in a separate
-    process: ``{"verified", "before", "after", "fixed", "introduced", "error"}``."""
+    process: ``{"verified", "before", "after", "fixed", "introduced", "error"}``.
+
+    ``before``: the families of the unpatched implementation when already known (the audit
+    that suggested the patch); otherwise the unpatched package is re-audited too."""
     out = {"verified": False, "before": [], "after": [], "fixed": [], "introduced": [], "error": None}
     try:
         module = get(implementation)
-        before = set(_baseline(implementation, version(implementation)))
+        if before is None:
+            before = set(_baseline(implementation, version(implementation)))
+        before = set(before)
         _, site_dir, _ = module_source(module.MODULE)
     except Exception as exc:
         out["error"] = f"baseline failed: {exc}"
@@ -147,7 +153,8 @@ def verify_report(implementation: str, family: str, diff: str, *, use_patch_prog
         except Exception as exc:
             out["error"] = str(exc)
             return out
-        files = [f for f in (payload.get("modules") or {}).values() if f]
+        files = [src.get("file") for impl in payload.get("implementations", [])
+                 for src in (impl.get("sources") or {}).values() if src and src.get("file")]
         if files and not all(Path(f).resolve().is_relative_to(root.resolve()) for f in files):
             out["error"] = "the re-audit did not import the patched copy"
             return out
@@ -160,17 +167,19 @@ def verify_report(implementation: str, family: str, diff: str, *, use_patch_prog
 
 
 @lru_cache(maxsize=64)
-def _verify_cached(implementation: str, family: str, diff: str, version_: Optional[str]) -> bool:
-    return verify_report(implementation, family, diff)["verified"]
+def _verify_cached(implementation: str, family: str, diff: str, version_: Optional[str],
+                   before: Optional[frozenset]) -> bool:
+    return verify_report(implementation, family, diff, before=before)["verified"]
 
 
-def verify_patch(implementation: str, family: str, diff: str) -> bool:
+def verify_patch(implementation: str, family: str, diff: str, before: Optional[set] = None) -> bool:
     """True when applying ``diff`` to a temporary copy of the installed upstream makes
     ``family`` disappear from a re-audit and no new family appear.  Never touches the
     installed package.  Cached per (implementation, family, diff, installed version)."""
     if not is_builtin(implementation) or not diff:
         return False
-    return _verify_cached(implementation, family, diff, version(implementation))
+    frozen = frozenset(before) if before is not None else None
+    return _verify_cached(implementation, family, diff, version(implementation), frozen)
 
 
 def scope(implementation: str, finding) -> Optional[dict]:

@@ -151,13 +151,20 @@ def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: O
 
 # -- re-audit in a separate process -----------------------------------------------------------
 def reaudit_command(implementation: str, json_path: Path) -> list[str]:
-    """THE command that re-audits ``implementation`` and writes stable-core JSON
-    (``findings[*].family``) to ``json_path``.  Swap in the CLI here when it exists:
+    """THE command that re-audits ``implementation`` and writes the JSON report to
+    ``json_path``: the real ``chrf-audit run`` in a separate process, with a small fixed
+    budget and the project's regression cases (replayed first)."""
+    cmd = [sys.executable, "-m", "audit.cli", "run", "--impl", implementation, "--json", str(json_path),
+           "--seed", "0", "--max-examples", str(REAUDIT_EXAMPLES), "--quiet", "--no-verify"]
+    cases = Path("cases").resolve()
+    if cases.is_dir():
+        cmd += ["--cases", str(cases)]
+    return cmd
 
-        [sys.executable, "-m", "audit.cli", "run", "--impl", implementation,
-         "--json", str(json_path), "--seed", "0", "--max-examples", "200"]
-    """
-    return [sys.executable, "-m", "audit.upstream.probe", implementation, "--json", str(json_path)]
+
+#: Hypothesis examples per level of a verification re-audit.  The regression cases are
+#: replayed first, so the families of the built-in upstreams are reached within this budget.
+REAUDIT_EXAMPLES = 30
 
 
 def reaudit(implementation: str, pythonpath: Optional[Path] = None, *, timeout: float = 600) -> dict:

@@ -1,0 +1,182 @@
+"""``chrf-audit check``: the CI gate.
+
+Audits the implementations configured in ``[tool.chrf-audit]`` of ./pyproject.toml (or
+--config FILE; see docs/ci.md) with a derandomized search and a fixed budget, so that the same
+code gives the same findings on every run, and compares the findings with the baseline file
+of accepted ones (default chrf-audit-baseline.json beside the configuration).
+
+Exit 0: every finding is accepted by the baseline.  Exit 1: a new finding (or, with --strict,
+a stale or expired baseline entry).  Exit 2: a usage, configuration or input error.
+--update-baseline accepts the current findings (keeping existing reasons and expiry dates).
+Command-line flags override the configuration; --impl/--corpus-impl/--external replace its
+implementations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+from pathlib import Path
+
+from .. import config as _config
+from ..errors import UsageError
+from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, execute,
+                  resolve_adapters, validate_search_args, write_outputs)
+
+_CLAIM_ATTRS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="CI gate: audit the configured implementations, fail on findings not in the baseline",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = p.add_argument_group("gate")
+    g.add_argument("--config", type=Path, metavar="FILE",
+                   help="TOML file with a [tool.chrf-audit] table (default ./pyproject.toml)")
+    g.add_argument("--baseline", type=Path, metavar="FILE",
+                   help=f"accepted findings (default {_config.DEFAULT_BASELINE} beside the configuration)")
+    g.add_argument("--strict", action="store_true", default=None,
+                   help="stale entries (accepted findings that no longer reproduce) and expired ones fail too")
+    g.add_argument("--update-baseline", action="store_true",
+                   help="write the current findings into the baseline (keeps reasons and expiry dates), exit 0")
+    g.add_argument("--today", metavar="YYYY-MM-DD", help="date against which expiry is judged (default: today)")
+    add_impl_flags(p)
+    add_claim_flags(p)
+    add_search_flags(p, max_examples=_config.DEFAULT_MAX_EXAMPLES)
+    add_output_flags(p)
+    # None = "not given on the command line": the configuration, then the default, applies.
+    p.set_defaults(func=check, seed=None, max_examples=None, tolerance=None, cases=None, timeout=None)
+
+
+def _merge(args, cfg: _config.Config) -> None:
+    """Fill every flag not given on the command line from the configuration or the default."""
+    def pick(name, default):
+        if getattr(args, name, None) is None:
+            value = getattr(cfg, name)
+            setattr(args, name, default if value is None else value)
+
+    pick("seed", 0)
+    pick("max_examples", _config.DEFAULT_MAX_EXAMPLES)
+    pick("tolerance", 1e-9)
+    pick("timeout", _config.DEFAULT_TIMEOUT)
+    pick("cases", Path("cases") if cfg.path is None else cfg.path.parent / "cases")
+    pick("strict", False)
+    for name in ("json", "markdown", "junit", "reports_dir"):
+        pick(name, None)
+    if args.baseline is None:
+        args.baseline = cfg.baseline or (cfg.path.parent if cfg.path else Path(".")) / _config.DEFAULT_BASELINE
+    args.derandomize = True
+
+
+def _plans(args, cfg: _config.Config) -> list[argparse.Namespace]:
+    """One namespace per implementation entry, in the shape resolve_adapters reads."""
+    if args.impl or args.corpus_impl or args.external or not cfg.implementations:
+        return [args]
+    plans = []
+    for entry in cfg.implementations:
+        ns = argparse.Namespace(**vars(args))
+        ns.impl, ns.corpus_impl, ns.external = entry.impl, entry.corpus_impl, entry.external
+        ns.timeout = args.timeout if args.timeout_given or entry.timeout is None else entry.timeout
+        for attr in _CLAIM_ATTRS:  # the command line wins over the entry
+            if getattr(args, attr, None) is None and attr in entry.claims:
+                setattr(ns, attr, entry.claims[attr])
+        plans.append(ns)
+    return plans
+
+
+def _resolve_all(args, cfg) -> list:
+    adapters: list = []
+    try:
+        for ns in _plans(args, cfg):
+            adapters.extend(resolve_adapters(ns))
+    except BaseException:
+        for a in adapters:
+            a.close()
+        raise
+    names = [a.name for a in adapters]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        for a in adapters:
+            a.close()
+        raise UsageError(f"implementation {dup[0]!r} is configured twice: baseline entries could not tell them apart")
+    return adapters
+
+
+def _today(args) -> _dt.date:
+    if args.today:
+        from ..baseline import parse_date
+
+        return parse_date(args.today, "--today")
+    return _dt.date.today()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _report_lines(cmp, baseline, args) -> list[str]:
+    name = args.baseline
+    lines = []
+    if not baseline.exists:
+        lines.append(f"no baseline file {name}: every finding is new (accept them with --update-baseline)")
+    lines.append(f"baseline {name}: {len(cmp.accepted)} accepted, {len(cmp.new)} new, "
+                 f"{len(cmp.stale)} stale, {len(cmp.expired)} expired")
+    for f in cmp.new:
+        lines.append(f"  NEW      {f.implementation}  {f.family}")
+    for entry, f in cmp.expired:
+        lines.append(f"  EXPIRED  {entry.implementation}  {entry.family}: accepted until {entry.expires.isoformat()}"
+                     + (f" ({entry.reason})" if entry.reason else ""))
+    for entry, why in cmp.stale:
+        lines.append(f"  STALE    {entry.implementation}  {entry.family}: {why}"
+                     + (f" ({entry.reason})" if entry.reason else "") + "; remove it with --update-baseline")
+    return lines
+
+
+def _verdict(cmp, strict: bool) -> str:
+    if cmp.new:
+        return f"check failed: {_plural(len(cmp.new), 'new finding')} not in the baseline"
+    if strict and (cmp.stale or cmp.expired):
+        parts = [_plural(len(x), w) for x, w in ((cmp.stale, "stale entry"), (cmp.expired, "expired entry")) if x]
+        return f"check failed (--strict): {' and '.join(parts).replace('entrys', 'entries')}"
+    return f"check passed: no new finding ({len(cmp.accepted)} accepted)"
+
+
+def _github_summary(lines: list[str]) -> None:
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    with open(target, "a", encoding="utf-8") as fh:
+        fh.write("### chrf-audit check\n\n```\n" + "\n".join(lines) + "\n```\n\n")
+
+
+def check(args) -> int:
+    from .. import baseline as B
+
+    cfg = _config.load(args.config)
+    args.timeout_given = args.timeout is not None
+    _merge(args, cfg)
+    validate_search_args(args)
+    today = _today(args)
+    baseline = B.load(args.baseline)  # before the audit: a broken file fails fast
+    adapters = _resolve_all(args, cfg)
+    result = execute(args, adapters)
+
+    from .. import report
+
+    report.render_terminal(result)
+    write_outputs(args, result)
+    audited = [a.implementation for a in result.adapters]
+    if args.update_baseline:
+        new, added, removed = B.updated(baseline, result.findings, today=today)
+        path = new.save(args.baseline)
+        lines = [f"baseline {path} updated: {len(new.entries)} accepted "
+                 f"({len(added)} added, {len(removed)} removed)"]
+        lines += [f"  ADDED    {e.implementation}  {e.family}" for e in added]
+        lines += [f"  REMOVED  {e.implementation}  {e.family}" for e in removed]
+        print("\n".join(lines))
+        return 0
+    cmp = B.compare(result.findings, baseline, today=today, audited=audited)
+    lines = _report_lines(cmp, baseline, args) + [_verdict(cmp, args.strict)]
+    print("\n".join(lines))
+    _github_summary(lines)
+    return 1 if cmp.failed(args.strict) else 0

@@ -1,0 +1,130 @@
+"""``chrf-audit validate-patch``: before/after audits in separate processes, each family
+reported as fixed, still present or introduced; exit 0/1/2."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from audit.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PLANTED = ROOT / "tests" / "planted"
+CASES = str(ROOT / "cases")
+BUGGY = "plantedpkg.requested_order_divisor"
+FIX = """\
+--- a/plantedpkg/requested_order_divisor.py
++++ b/plantedpkg/requested_order_divisor.py
+@@ -12,3 +12,3 @@
+ 
+-_IMPL = Chrf(divisor='requested')
++_IMPL = Chrf(divisor='effective')
+ 
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    shutil.copytree(PLANTED, tmp_path / "plantedpkg", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    return tmp_path
+
+
+def _planted(*extra):
+    return ["validate-patch", "--impl", f"{BUGGY}:sentence", "--corpus-impl", f"{BUGGY}:corpus",
+            "--max-examples", "20", "--cases", CASES, *extra]
+
+
+def test_nltk_divisor_patch_is_validated(tmp_path, monkeypatch, capsys):
+    """The project's own verified nltk patch: the divisor family fixed, nothing introduced,
+    the installed nltk untouched."""
+    import audit.upstream as upstream
+    from audit.upstream._base import module_source
+
+    monkeypatch.chdir(tmp_path)
+    diff = upstream.patch("nltk", "requested-order-divisor")
+    assert diff
+    (tmp_path / "fix.diff").write_text(diff, encoding="utf-8")
+    installed, _, text = module_source("nltk.translate.chrf_score")
+    code = main(["validate-patch", "--impl", "nltk", "--patch", "fix.diff", "--max-examples", "20",
+                 "--cases", CASES, "--json", "v.json"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    doc = json.loads((tmp_path / "v.json").read_text())
+    status = {f["family"]: f["status"] for f in doc["families"]}
+    assert status["requested-order-divisor"] == "fixed"
+    assert "introduced" not in status.values()
+    assert doc["verdict"] == "validated"
+    assert "FIXED          nltk  requested-order-divisor" in out
+    assert installed.read_text(encoding="utf-8") == text  # the installed package is never touched
+
+
+def test_planted_fix_is_validated(project, capsys):
+    (project / "fix.diff").write_text(FIX, encoding="utf-8")
+    assert main(_planted("--patch", "fix.diff")) == 0
+    out = capsys.readouterr().out
+    assert "FIXED          plantedpkg.requested_order_divisor:sentence  requested-order-divisor" in out
+    assert 'repro (sentence): hyp "' in out and "expected 100, before 16.6666" in out and "after 100" in out
+    assert "patch validated: 1 fixed, 0 still present, 0 introduced" in out
+    assert "divisor='requested'" in (project / "plantedpkg" / "requested_order_divisor.py").read_text()
+
+
+def test_wrong_patch_introduces_families(project, capsys):
+    wrong = """\
+--- plantedpkg/requested_order_divisor.py
++++ plantedpkg/requested_order_divisor.py
+@@ -16,3 +16,3 @@
+ def sentence(hypothesis: str, references: list[str]) -> float:
+-    return _IMPL.sentence(hypothesis, references)
++    return 0.5 * Chrf().sentence(hypothesis, references)
+ 
+"""
+    (project / "wrong.diff").write_text(wrong, encoding="utf-8")
+    assert main(_planted("--patch", "wrong.diff", "--json", "v.json")) == 1
+    out = capsys.readouterr().out
+    doc = json.loads((project / "v.json").read_text())
+    introduced = [f for f in doc["families"] if f["status"] == "introduced"]
+    assert introduced and doc["verdict"] == "not validated"
+    assert all(f["repro"] and f["after"] is not None for f in introduced)
+    assert "INTRODUCED" in out and "patch not validated" in out
+
+
+def test_source_checkout(project, tmp_path, capsys):
+    checkout = tmp_path / "checkout"
+    shutil.copytree(project / "plantedpkg", checkout / "src" / "plantedpkg")
+    mod = checkout / "src" / "plantedpkg" / "requested_order_divisor.py"
+    mod.write_text(mod.read_text().replace("divisor='requested'", "divisor='effective'"))
+    assert main(_planted("--source", str(checkout))) == 0
+    assert "patch validated: 1 fixed" in capsys.readouterr().out
+    assert not list(checkout.rglob("__pycache__"))  # nothing written into the checkout
+
+
+@pytest.mark.parametrize("diff, message", [
+    (FIX.replace("divisor='requested'", "divisor='nope'"), "fix.diff does not apply to plantedpkg"),
+    ("just some text\n", "fix.diff: malformed diff: no file in the diff"),
+    (FIX.replace("requested_order_divisor.py", "missing.py"), "which is not a file of any importable package"),
+])
+def test_bad_diff_is_exit_2(project, capsys, diff, message):
+    (project / "fix.diff").write_text(diff, encoding="utf-8")
+    assert main(_planted("--patch", "fix.diff")) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--impl", "nltkk", "--patch", "fix.diff"], "unknown implementation 'nltkk'"),
+    (["--impl", "nltk"], "needs --patch FILE"),
+    (["--impl", "nltk", "--patch", "missing.diff"], "missing.diff: no such file"),
+    (["--impl", "nltk", "--patch", "latin1.diff"], "latin1.diff line 1: invalid UTF-8"),
+    (["--impl", "nltk", "--source", "nowhere"], "--source nowhere: no such directory"),
+    (["--impl", "nltk", "--source", "."], "does not contain the package 'nltk'"),
+    (["--impl", f"{BUGGY}:nope", "--patch", "fix.diff", "--cases", CASES], "has no attribute 'nope'"),
+])
+def test_usage_errors(project, capsys, args, message):
+    (project / "fix.diff").write_text(FIX, encoding="utf-8")
+    (project / "latin1.diff").write_bytes(b"--- a/x\xe9\n")
+    assert main(["validate-patch", "--max-examples", "5", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
