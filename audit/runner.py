@@ -49,6 +49,7 @@ class Observation:
     detail: str = ""
     reference: object = None  # reference_impl.ChrfResult
     changes: dict = field(default_factory=dict)  # claims changed by the swarm (empty: as claimed)
+    replay_case: object = None  # what the search drew (for metamorphic relations, not the inputs)
 
     @property
     def difference(self) -> float:
@@ -198,7 +199,7 @@ class Checker:
             self._confirmations[key] = self._confirmations.get(key, 0) + 1
             return True
 
-        hints = self._hints.setdefault((repr(adapter.claims), level), {})
+        hints = self._hints.setdefault((repr(adapter.claims), params.definition, level), {})
         for candidates in explain(segments, params, level, actual, tol, scale, hints=list(hints.values())):
             survivors = [c for c in candidates if confirmed(c)]
             if len(survivors) > 1:
@@ -331,8 +332,11 @@ def _strategies(adapter):
     return sentence, corpus, swarm
 
 
-def _search(checker: Checker, level: str, strategy, swarm, found: dict, *, seed: int, max_examples: int,
+def _search(examine: Callable, strategy, swarm, found: dict, *, seed: int, max_examples: int,
             derandomize: bool, tick: Callable[[], None]):
+    """One Hypothesis search; ``examine(inputs, changes)`` gives an Observation whose key is
+    None when the input passes.  Returns the minimal failure of each family key."""
+
     @settings(
         max_examples=max_examples,
         deadline=None,
@@ -346,10 +350,11 @@ def _search(checker: Checker, level: str, strategy, swarm, found: dict, *, seed:
     @given(changes=swarm, inputs=strategy)
     def probe(changes, inputs):
         tick()
-        obs = checker.check(level, inputs, changes)
+        obs = examine(inputs, changes)
         target(min(obs.difference, 1e6) if obs.key else 0.0, label="difference")
         if obs.key:
             obs.changes = changes
+            obs.replay_case = inputs
             _collect(found, obs)
             _raise(obs)
 
@@ -362,6 +367,33 @@ def _search(checker: Checker, level: str, strategy, swarm, found: dict, *, seed:
     except _BaseExceptionGroup as group:
         return list(_flatten(group, False))
     return []
+
+
+def _metamorphic_examiner(checker: Checker, relation, known: Callable[[], set]):
+    """Observations for a metamorphic relation; a violation whose inputs the differential
+    search already explains (every family of their key is known) is not reported again."""
+    from . import metamorphic
+
+    adapter = checker.adapter
+
+    def examine(case, changes):
+        v = metamorphic.check(relation, adapter, case, checker.tolerance)
+        _, transformed = relation.transform(case)
+        obs = checker.check(relation.level, transformed, repeat=False)  # the record's reference view
+        if v is not None:
+            explained = known()
+            base_obs = obs if v.base == v.transformed else checker.check(relation.level, v.base, repeat=False)
+            if any(o.key and set(o.key) <= explained for o in (obs, base_obs)):
+                v = None
+        if v is None:
+            obs.key = None
+            return obs
+        obs.key = (relation.family,)
+        obs.expected = Fraction(v.base_value)
+        obs.detail = v.detail
+        return obs
+
+    return examine
 
 
 def _flatten(exc, flaky: bool):
@@ -459,7 +491,7 @@ def _source(adapter, level: str) -> Optional[dict]:
 # ------------------------------------------------------------------------- conformance
 
 
-def conformance(checker: Checker, adapter, found: dict, levels: list[str], max_classified: int = 12) -> dict:
+def conformance(checker: Checker, adapter, found: dict, levels: list[str], max_classified: int = 8) -> dict:
     """definition -> level -> families that break it (empty: the implementation meets it).
 
     The claimed definition is judged by the search itself; every other definition by
@@ -472,7 +504,8 @@ def conformance(checker: Checker, adapter, found: dict, levels: list[str], max_c
     from reference_impl import DEFINITIONS, corpus_fscore, segment_statistics, sentence_fscore, sum_stats
 
     claimed = adapter.claims.definition
-    universal = {k[0] for k in found if k[0] in ("exception", "crash", "timeout", "invalid-output", "nondeterminism")}
+    universal = {k[0] for k in found if k[0] in ("exception", "crash", "timeout", "invalid-output", "nondeterminism",
+                                                 "metamorphic-segment-order", "metamorphic-added-reference")}
     base = adapter.claims.params()
     out: dict[str, dict[str, list[str]]] = {}
     for definition in DEFINITIONS:
@@ -544,20 +577,33 @@ def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance:
     passes = [("claimed", st.just({}), max_examples)]
     if swarm is not None:
         passes.append(("swarm", swarm, max(1, max_examples // 2)))
+    searches = []
     for level in levels:
         strategy = sentence if level == "sentence" else corpus
+        examine = (lambda lvl: lambda inputs, changes: checker.check(lvl, inputs, changes))(level)
         for name, changes, budget in passes:
-            phase[0] = f"{level} ({name})"
-            failures = _search(checker, level, strategy, changes, found, seed=seed, max_examples=budget,
-                               derandomize=derandomize, tick=tick)
-            # 3. Replay every minimal example before trusting it.
-            for exc, flaky in failures:
-                obs = exc.observation
-                replay = checker.check(obs.level, obs.inputs, obs.changes)
-                c = found.setdefault(obs.key, _Collected())
-                c.flaky = c.flaky or flaky or replay.key != obs.key
-                if c.minimal is None or _rank(obs) < _rank(c.minimal):
-                    c.minimal, c.origin = obs, "search"
+            searches.append((f"{level} ({name})", examine, strategy, changes, budget))
+    # 3. Metamorphic relations, which need no reference.
+    from .metamorphic import RELATIONS
+
+    # What the differential search explained ("unexplained" explains nothing).
+    known = lambda: {f for k in found for f in k} - {"unexplained"}  # noqa: E731
+    for relation in RELATIONS:
+        if relation.applies(adapter):
+            searches.append((relation.family, _metamorphic_examiner(checker, relation, known),
+                             relation.strategy(adapter), st.just({}), max(10, max_examples // 4)))
+    for name, examine, strategy, changes, budget in searches:
+        phase[0] = name
+        failures = _search(examine, strategy, changes, found, seed=seed, max_examples=budget,
+                           derandomize=derandomize, tick=tick)
+        # 4. Replay every minimal example before trusting it.
+        for exc, flaky in failures:
+            obs = exc.observation
+            replay = examine(obs.replay_case, obs.changes)
+            c = found.setdefault(obs.key, _Collected())
+            c.flaky = c.flaky or flaky or replay.key != obs.key
+            if c.minimal is None or _rank(obs) < _rank(c.minimal):
+                c.minimal, c.origin = obs, "search"
     # Keys that the search saw but whose shrink Hypothesis folded into another report.
     for key, c in found.items():
         if c.minimal is None and c.largest is not None:
@@ -581,14 +627,17 @@ def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance:
 
 def run_audit(adapters, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
               cases_dir: Optional[Path] = Path("cases"), save_cases: bool = False, derandomize: bool = False,
-              progress: Optional[Callable[[Progress], None]] = None) -> AuditResult:
-    """Audit each adapter in turn (stable entry point of the Python API)."""
+              progress: Optional[Callable[[Progress], None]] = None,
+              on_summary: Optional[Callable[[AdapterSummary], None]] = None) -> AuditResult:
+    """Audit each adapter in turn (stable entry point of the Python API).  ``on_summary`` is
+    called as soon as each implementation is done (the CLI starts patch verification then)."""
     result = AuditResult(seed=seed, max_examples=max_examples, tolerance=tolerance)
     for adapter in adapters:
-        result.adapters.append(
-            audit_adapter(adapter, seed=seed, max_examples=max_examples, tolerance=tolerance,
-                          cases_dir=cases_dir, derandomize=derandomize, progress=progress)
-        )
+        summary = audit_adapter(adapter, seed=seed, max_examples=max_examples, tolerance=tolerance,
+                                cases_dir=cases_dir, derandomize=derandomize, progress=progress)
+        result.adapters.append(summary)
+        if on_summary is not None:
+            on_summary(summary)
     if save_cases and cases_dir is not None:
         save_findings_as_cases(result, Path(cases_dir))
     return result

@@ -239,3 +239,140 @@ def test_impact_with_the_real_nltk_adapter(corpus, tmp_path, capsys):
     assert "beta:3" in data["reference_signature"]
     # nltk's corpus_chrf is a macro-average of its sentence scores: exact AR is used
     assert data["implementation_significance"].startswith("paired permutation")
+
+
+# --------------------------------------------------------------------------- impact study (run --impact-data)
+
+
+def _write_corpus_dir(tmp_path, files):
+    d = tmp_path / "data"
+    d.mkdir()
+    for name, lines in files.items():
+        target = "reference.txt" if name == "ref.txt" else name
+        (d / target).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (d / "README.md").write_text("not a system\n", encoding="utf-8")
+    return d
+
+
+def test_load_impact_data_and_closest_systems(corpus, tmp_path):
+    from audit.impact import closest_systems, load_impact_data
+
+    _, files = corpus
+    d = _write_corpus_dir(tmp_path, files)
+    systems, refs = load_impact_data(d)
+    assert list(systems) == ["bad", "good", "mid"] and len(refs) == 40 and refs[0] == [files["ref.txt"][0]]
+    with pytest.raises(UsageError, match="no reference.txt"):
+        load_impact_data(tmp_path)
+    scores = {"a": 60.0, "b": 55.0, "c": 54.5, "d": 40.0, "e": 54.9}
+    assert closest_systems(scores, None) == ["a", "b", "e", "c", "d"]
+    assert closest_systems(scores, 3) == ["b", "e", "c"]
+    assert closest_systems(scores, 2) == ["b", "e"]
+    assert closest_systems(scores, 9) == ["a", "b", "e", "c", "d"]
+
+
+def test_family_model_and_attribution_is_exact(corpus):
+    from audit.impact import attribute_families, family_model
+
+    _, files = corpus
+    params = ChrfParams.make()
+    assert family_model("corpus-macro-average", params)[1].macro
+    assert family_model("whitespace-set-ascii", params)[0].ws == "whitespace-set-ascii"
+    assert family_model("unicode-normalization", params) is None and family_model("crash", params) is None
+    refs = [[r] for r in files["ref.txt"]]
+    systems = {n: files[n] for n in ("good.txt", "mid.txt", "bad.txt")}
+    impl = {n: float(np.mean([sentence_score(h, r).score_float for h, r in zip(hyps, refs)]))
+            for n, hyps in systems.items()}  # the stub: a macro-average
+    by_family, check = attribute_families(systems, refs, params, ["corpus-macro-average", "crash"], impl)
+    assert check["complete"] is False and check["reproduces"] is None
+    assert by_family["crash"]["attributed"] is False
+    fam = by_family["corpus-macro-average"]
+    assert fam["level"] == "corpus" and fam["segments_affected"] is None and fam["segments_total"] == 120
+    for row in fam["systems"]:
+        assert row["alone_score"] == pytest.approx(impl[row["name"]], abs=1e-9)
+    by_family, check = attribute_families(systems, refs, params, ["corpus-macro-average"], impl)
+    assert check["complete"] and check["reproduces"] and check["max_abs_error"] < 1e-9
+    rows = by_family["corpus-macro-average"]["systems"]
+    assert all(r["contribution"] == pytest.approx(r["alone_difference"]) for r in rows)
+
+
+def _stub_result(name="stub", families=("corpus-macro-average",)):
+    from audit.findings import AdapterSummary, AuditResult, Finding, Repro
+
+    def finding(fam):
+        repro = Repro(level="corpus", inputs={"hypotheses": ["a", "ab"], "references": [["a"], ["ac"]]},
+                      expected=100 / 3, expected_fraction="100/3", actual=62.5, actual_raw="62.5", outcome="value")
+        return Finding(implementation=name, family=fam, level="corpus", title="", claims={"beta": 2},
+                       reference_signature="sig", implementation_signature="impl", minimal=repro,
+                       explanation=[fam])
+
+    return AuditResult(seed=0, max_examples=1, tolerance=1e-9, adapters=[
+        AdapterSummary(name, None, {"beta": 2}, "sig", examples=1, findings=[finding(f) for f in families]),
+        AdapterSummary("clean", None, {"beta": 2}, "sig", examples=1),
+    ])
+
+
+def test_impact_study_in_reports_markdown_and_schema(corpus, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    from audit.impact import skipped_record, study
+    from audit.report import SCHEMA_PATH, write_reports
+
+    _, files = corpus
+    d = _write_corpus_dir(tmp_path, files)
+    from audit.impact import load_impact_data
+
+    systems, refs = load_impact_data(d)
+    rec = study(StubAdapter(), ["corpus-macro-average"], systems, refs, data="data", resamples=100, seed=1)
+    assert rec["kind"] == "impact" and rec["status"] == "done" and rec["systems_studied"] == 3
+    assert rec["model_check"]["reproduces"] is True
+    assert rec["implementation_significance"].startswith("paired permutation")
+    impact = {"stub": rec, "clean": skipped_record("clean", "no finding")}
+    result = _stub_result()
+    paths_a = write_reports(result, tmp_path / "a", impact=impact, verify_patches=False)
+    paths_b = write_reports(result, tmp_path / "b", impact=impact, verify_patches=False)
+    for pa, pb in zip(paths_a, paths_b):
+        assert pa.read_bytes() == pb.read_bytes(), pa.name
+    md = (tmp_path / "a" / "stub.md").read_text(encoding="utf-8")
+    assert "## Impact on a corpus" in md and "### Systems" in md and "### Pairwise comparisons" in md
+    assert ("Conclusions change" in md) or ("No conclusion changes" in md)
+    assert "### Where the difference comes from" in md and "reproduce its corpus score on every system" in md
+    assert md.index("## Impact on a corpus") < md.index("## 1. `corpus-macro-average`")
+    section = md[md.index("## 1. `corpus-macro-average`"):]
+    assert "### Impact on a corpus" in section and "It acts on the corpus aggregation itself" in section
+    for name in ("good", "mid", "bad"):
+        assert f"| {name} |" in md
+    clean = (tmp_path / "a" / "clean.md").read_text(encoding="utf-8")
+    assert "Not studied: no finding" in clean
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    doc = json.loads((tmp_path / "a" / "audit.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    validator.validate(doc)
+    impls = {i["implementation"]: i for i in doc["implementations"]}
+    assert impls["stub"]["impact"]["verdict"] == rec["verdict"]
+    assert doc["findings"][0]["impact"]["family"] == "corpus-macro-average"
+    bad = json.loads(json.dumps(doc))
+    del bad["implementations"][0]["impact"]["systems"]
+    assert not validator.is_valid(bad)
+    bad = json.loads(json.dumps(doc))
+    bad["findings"][0]["impact"]["systems"][0]["alone_score"] = "x"
+    assert not validator.is_valid(bad)
+
+
+def test_impact_study_subset_and_ranking_only(corpus, tmp_path):
+    from audit.impact import load_impact_data, study
+
+    _, files = corpus
+    systems, refs = load_impact_data(_write_corpus_dir(tmp_path, files))
+    rec = study(StubAdapter(additive=False), ["unicode-normalization"], systems, refs, data="d",
+                n_systems=2, resamples=50)
+    assert rec["systems_studied"] == 2 and rec["systems_total"] == 3 and "closest together" in rec["selection"]
+    assert rec["implementation_significance"].startswith("none")
+    assert rec["by_family"]["unicode-normalization"]["attributed"] is False
+    assert rec["model_check"]["complete"] is False
+
+
+def test_run_impact_flags_are_validated(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "COMMANDS", ["run"])
+    assert cli.main(["run", "--impl", "nltk", "--impact-data", str(tmp_path)]) == 2
+    assert "no reference.txt" in capsys.readouterr().err
+    assert cli.main(["run", "--impl", "nltk", "--impact-data", str(tmp_path), "--impact-systems", "1"]) == 2
+    assert "--impact-systems must be >= 2" in capsys.readouterr().err

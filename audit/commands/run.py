@@ -73,6 +73,20 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
                    help="do not re-audit suggested patches on a temporary copy of the upstream package")
 
 
+def add_impact_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("impact on a real corpus (implementations with findings only)")
+    g.add_argument("--impact-data", type=Path, metavar="DIR",
+                   help="DIR/reference.txt and system outputs DIR/*.txt (one segment per line): add to each "
+                        "report what the findings do to those systems' corpus scores, ranks and significance calls")
+    g.add_argument("--impact-systems", type=int, metavar="N",
+                   help="study only the N systems whose reference scores lie closest together (default all)")
+    g.add_argument("--impact-resamples", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples and permutation trials (default 1000; seed: --seed)")
+    g.add_argument("--impact-alpha", type=float, default=0.05, metavar="A", help="significance level (default 0.05)")
+    g.add_argument("--impact-timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="per-call timeout of the implementation's corpus calls (default 600)")
+
+
 def register(sub) -> None:
     p = sub.add_parser("run", help="audit implementations against the reference (default: installed nltk and sacreBLEU)",
                        description=__doc__)
@@ -80,6 +94,7 @@ def register(sub) -> None:
     add_claim_flags(p)
     add_search_flags(p)
     add_output_flags(p)
+    add_impact_flags(p)
     p.set_defaults(func=run)
 
 
@@ -90,6 +105,15 @@ def validate_search_args(args) -> None:
         raise UsageError("--tolerance must be >= 0")
     if args.timeout <= 0:
         raise UsageError("--timeout must be > 0")
+    if getattr(args, "impact_data", None) is not None:
+        if args.impact_systems is not None and args.impact_systems < 2:
+            raise UsageError("--impact-systems must be >= 2")
+        if args.impact_resamples < 1:
+            raise UsageError("--impact-resamples must be >= 1")
+        if not 0 < args.impact_alpha < 1:
+            raise UsageError("--impact-alpha must be between 0 and 1")
+        if not args.impact_timeout > 0:
+            raise UsageError("--impact-timeout must be > 0")
 
 
 def resolve_adapters(args):
@@ -133,7 +157,7 @@ class ProgressLine:
             )
 
 
-def execute(args, adapters):
+def execute(args, adapters, on_summary=None):
     """Run the audit for parsed args (shared by run and check)."""
     from ..runner import run_audit
 
@@ -141,22 +165,72 @@ def execute(args, adapters):
         try:
             return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
                              cases_dir=args.cases, save_cases=args.save_cases,
-                             derandomize=getattr(args, "derandomize", False), progress=progress)
+                             derandomize=getattr(args, "derandomize", False), progress=progress,
+                             on_summary=on_summary)
         finally:
             for a in adapters:
                 a.close()
 
 
-def write_outputs(args, result, default_dir=None) -> None:
+def impact_studies(args, result) -> dict | None:
+    """``--impact-data``: one impact study per implementation with findings (a fresh adapter
+    with the generous ``--impact-timeout``; the audit's adapters are closed by then)."""
+    data = getattr(args, "impact_data", None)
+    if data is None:
+        return None
+    import time
+
+    from ..adapters import resolve
+    from ..impact import load_impact_data, skipped_record, study
+    from .impact import _NullSteps, _RichSteps
+
+    systems, references = load_impact_data(data)
+    out: dict = {}
+    wanted = [a.implementation for a in result.adapters if a.findings]
+    for a in result.adapters:
+        if not a.findings:
+            out[a.implementation] = skipped_record(
+                a.implementation, "no finding, so its scores are the reference's on this data")
+    if not wanted:
+        return out
+    if args.impl or args.corpus_impl or args.external:
+        adapters = resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
+                           overrides=claim_overrides(args) or None, timeout=args.impact_timeout)
+    else:
+        adapters = resolve(",".join(wanted), overrides=claim_overrides(args) or None, timeout=args.impact_timeout)
+    cache: dict = {}
+    try:
+        for adapter in adapters:
+            summary = next((a for a in result.adapters if a.implementation == adapter.name and a.findings), None)
+            if summary is None:
+                continue
+            families = [f.family for f in summary.findings]
+            steps = _RichSteps() if sys.stderr.isatty() and not args.quiet else _NullSteps()
+            start = time.perf_counter()
+            with steps:
+                out[adapter.name] = study(adapter, families, systems, references, data=str(data),
+                                          n_systems=args.impact_systems, resamples=args.impact_resamples,
+                                          alpha=args.impact_alpha, seed=args.seed, steps=steps,
+                                          reference_cache=cache)
+            rec = out[adapter.name]
+            print(f"impact of {adapter.name} on {rec['systems_studied']} of {rec['systems_total']} systems "
+                  f"({time.perf_counter() - start:.1f} s): {rec['verdict']}", file=sys.stderr)
+    finally:
+        for adapter in adapters:
+            adapter.close()
+    return out
+
+
+def write_outputs(args, result, default_dir=None, impact=None) -> None:
     from .. import report
 
     reports_dir = args.reports_dir or default_dir
     if reports_dir:
-        report.write_reports(result, reports_dir, verify_patches=not args.no_verify)
+        report.write_reports(result, reports_dir, impact=impact, verify_patches=not args.no_verify)
     if args.markdown:
-        report.write_reports(result, args.markdown)
+        report.write_reports(result, args.markdown, impact=impact)
     if args.json:
-        report.write_json(result, args.json)
+        report.write_json(result, args.json, impact=impact)
     if args.junit:
         report.write_junit(result, args.junit)
     report.append_github_summary(result)
@@ -164,11 +238,23 @@ def write_outputs(args, result, default_dir=None) -> None:
 
 def run(args) -> int:
     validate_search_args(args)
-    adapters = resolve_adapters(args)
-    result = execute(args, adapters)
-    from .. import report
+    if getattr(args, "impact_data", None) is not None:
+        from ..impact import load_impact_data
 
-    report.render_terminal(result)
+        load_impact_data(args.impact_data)  # a bad directory fails before the audit, not after
+    adapters = resolve_adapters(args)
     default_dir = Path("reports") if not (args.impl or args.corpus_impl or args.external) else None
-    write_outputs(args, result, default_dir)
+    verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .. import report
+    from ..report.details import start_verification
+
+    # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
+    # implementation is done, while the next one is audited.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        result = execute(args, adapters, on_summary=(lambda s: start_verification(s, pool)) if verify else None)
+    report.render_terminal(result)
+    impact = impact_studies(args, result)
+    write_outputs(args, result, default_dir, impact=impact)
     return 1 if result.findings else 0

@@ -50,20 +50,33 @@ def environment(result) -> dict:
     }
 
 
+def verification_jobs(summary) -> list[tuple]:
+    """(implementation, family, diff, families before) for each suggested patch."""
+    before = frozenset(x.family for x in summary.findings)
+    jobs = []
+    for f in summary.findings:
+        diff = upstream.patch(f.implementation, f.family)
+        if diff:
+            jobs.append((f.implementation, f.family, diff, before))
+    return jobs
+
+
+def start_verification(summary, executor) -> list:
+    """Start verifying an implementation's patches on ``executor`` (futures).  The results
+    land in verify_patch's cache, where ``collect`` finds them: the CLI starts this as soon
+    as an implementation's audit is done, while the next implementation is audited."""
+    return [executor.submit(upstream.verify_patch, *job) for job in verification_jobs(summary)]
+
+
 def _verify_all(result) -> None:
     """Verify every suggested patch, two re-audits at a time (each is a separate process
-    bound to one core); the results land in verify_patch's cache."""
+    bound to one core)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    jobs = []
-    for a in result.adapters:
-        before = {x.family for x in a.findings}
-        for f in a.findings:
-            diff = upstream.patch(f.implementation, f.family)
-            if diff:
-                jobs.append((f.implementation, f.family, diff, before))
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda j: upstream.verify_patch(*j), jobs))
+        for a in result.adapters:
+            for fut in start_verification(a, pool):
+                fut.result()
 
 
 def collect(result, *, verify_patches: bool = False, with_upstream: bool = True) -> ReportDetails:

@@ -236,9 +236,12 @@ _MACRO_LOOP = '''\
                 reference, hypothesis, n, beta=beta
             )
             stats = ngram_stats[n]
+            ref_ngrams = max(len(reference) - n + 1, 0)
             stats[0] += tp
-            stats[1] += max(len(hypothesis) - n + 1, 0)
-            stats[2] += max(len(reference) - n + 1, 0)
+            # hypothesis n-grams count only where the reference has n-grams of
+            # this order (as in chrF++.py and sacreBLEU)
+            stats[1] += max(len(hypothesis) - n + 1, 0) if ref_ngrams else 0
+            stats[2] += ref_ngrams
 
     # f-score of each n-gram order from the statistics summed over the corpus
     ngram_fscores = {}

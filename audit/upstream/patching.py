@@ -164,7 +164,7 @@ def reaudit_command(implementation: str, json_path: Path) -> list[str]:
 
 #: Hypothesis examples per level of a verification re-audit.  The regression cases are
 #: replayed first, so the families of the built-in upstreams are reached within this budget.
-REAUDIT_EXAMPLES = 30
+REAUDIT_EXAMPLES = 20
 
 
 def reaudit(implementation: str, pythonpath: Optional[Path] = None, *, timeout: float = 600) -> dict:

@@ -1,0 +1,1 @@
+"""Implementations that break a metamorphic relation in ways no bug model describes."""
