@@ -234,3 +234,21 @@ def test_generic_implementation(tmp_path):
     write_junit(res, tmp_path / "j.xml")
     assert ET.parse(tmp_path / "j.xml").getroot().find(".//failure").get("type") == "exception"
     assert len(paths) == 3
+
+
+def test_impact_study_record_is_checked_by_the_schema(reports):
+    """A record of kind "impact" (chrf-audit run --impact-data) must match $defs/impact_study;
+    other impact records stay free form."""
+    out, _ = reports
+    doc = json.loads((out / "audit.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(_schema())
+    ok = json.loads(json.dumps(doc))
+    ok["implementations"][1]["impact"] = {"kind": "impact", "version": 1, "status": "skipped",
+                                          "implementation": "sacrebleu", "reason": "no finding"}
+    validator.validate(ok)
+    bad = json.loads(json.dumps(ok))
+    del bad["implementations"][1]["impact"]["reason"]
+    assert not validator.is_valid(bad)
+    bad = json.loads(json.dumps(ok))
+    bad["implementations"][1]["impact"]["status"] = "done"  # a finished study needs its tables
+    assert not validator.is_valid(bad)

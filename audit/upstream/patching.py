@@ -6,9 +6,9 @@ re-audits the implementation in a SEPARATE Python process whose PYTHONPATH start
 directory.  The installed package is never written to (the subprocess also runs with
 PYTHONDONTWRITEBYTECODE=1).
 
-The re-audit is the single function ``reaudit_command``: today it runs the family probes of
-``audit.upstream.probe``; once ``chrf-audit run --impl NAME --json PATH`` exists, swap the
-command there (the JSON it writes has the same ``findings[*].family`` core).
+The re-audit is the single function ``reaudit_command``: the real ``chrf-audit run --impl NAME
+--json PATH`` with a small fixed budget, whose JSON also says which source files it imported
+(so a re-audit that did not import the patched copy is caught).
 """
 
 from __future__ import annotations
