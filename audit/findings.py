@@ -87,7 +87,7 @@ class AdapterSummary:
     implementation: str
     version: Optional[str]
     claims: dict
-    signature: str
+    signature: str  # the implementation's own (sacreBLEU's signature for sacreBLEU)
     examples: int = 0
     elapsed: float = 0.0
     findings: list[Finding] = field(default_factory=list)
@@ -95,6 +95,8 @@ class AdapterSummary:
     conformance: dict = field(default_factory=dict)
     #: level -> {"file", "line", "function"} of the code that ran (None when unknown)
     sources: dict = field(default_factory=dict)
+    #: the reference's signature under the claimed parameters
+    reference_signature: str = ""
 
 
 @dataclass

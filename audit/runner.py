@@ -619,6 +619,7 @@ def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance:
         findings=findings,
         conformance=conformance(checker, adapter, found, levels),
         sources={level: _source(adapter, level) for level in levels},
+        reference_signature=adapter.claims.params().signature(None if adapter.supports.multi_reference else 1),
     )
     if progress:
         progress(Progress(adapter.name, "done", count[0], len(summary.findings), summary.elapsed))

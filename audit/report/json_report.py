@@ -51,6 +51,7 @@ def build(result, *, details: Optional[ReportDetails] = None, impact: Optional[d
             "version": a.version,
             "claims": a.claims,
             "signature": a.signature,
+            "reference_signature": getattr(a, "reference_signature", ""),
             "sources": getattr(a, "sources", {}),
             "examples": a.examples,
             "conformance": getattr(a, "conformance", None),

@@ -130,7 +130,7 @@ def _swapped(p: dict) -> bool:
 def _study_lines(rec: dict) -> list[str]:
     impl = md_cell(str(rec.get("implementation", "the implementation")))
     if rec.get("status") == "skipped":
-        return [f"Not studied: {md_cell(str(rec.get('reason', '')))}"]
+        return [f"Not studied: {md_cell(str(rec.get('reason', ''))).rstrip('.')}."]
     conf = round(100 * (1 - rec["alpha"]))
     head = "⚠ Conclusions change" if rec["changes_conclusions"] else "✅ No conclusion changes"
     verdict = rec["verdict"].split(": ", 1)[-1]
@@ -370,7 +370,8 @@ def render_markdown(summary, result, det: ReportDetails, impact: Optional[dict] 
     lines += _table(["", ""], [
         ["Implementation", md_cell(f"{impl} {version or '(version unknown)'}")],
         ["Claimed parameters", md_cell(_claims_text(summary.claims))],
-        ["Reference signature", md_code(summary.signature)],
+        ["Implementation signature", md_code(summary.signature)],
+        ["Reference signature", md_code(getattr(summary, "reference_signature", "") or "(not recorded)")],
         ["chrf-audit / reference_impl", md_cell(f"{env['chrf_audit']} / {env['reference_impl']}")],
         ["Python", md_cell(env["python"])],
         ["Platform", md_cell(env["platform"])],
