@@ -69,6 +69,8 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--reports-dir", type=Path, metavar="DIR",
                    help="write every report into DIR (default reports/ when no implementation is given)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--timestamp", action="store_true",
+                   help="record the time of the run (in one separate 'volatile' field of the JSON report)")
     g.add_argument("--no-verify", action="store_true",
                    help="do not re-audit suggested patches on a temporary copy of the upstream package")
 
@@ -224,13 +226,15 @@ def impact_studies(args, result) -> dict | None:
 def write_outputs(args, result, default_dir=None, impact=None) -> None:
     from .. import report
 
+    stamp = getattr(args, "timestamp", False)
+    verify = not getattr(args, "no_verify", False)
     reports_dir = args.reports_dir or default_dir
     if reports_dir:
-        report.write_reports(result, reports_dir, impact=impact, verify_patches=not args.no_verify)
+        report.write_reports(result, reports_dir, impact=impact, verify_patches=verify, timestamp=stamp)
     if args.markdown:
-        report.write_reports(result, args.markdown, impact=impact)
+        report.write_reports(result, args.markdown, impact=impact, verify_patches=verify, timestamp=stamp)
     if args.json:
-        report.write_json(result, args.json, impact=impact)
+        report.write_json(result, args.json, impact=impact, timestamp=stamp)
     if args.junit:
         report.write_junit(result, args.junit)
     report.append_github_summary(result)

@@ -70,7 +70,8 @@ def md_code(s: str) -> str:
 
 
 def slug(name: str) -> str:
-    s = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")
+    # "chrf++" -> "chrfpp": the pluses are what tells chrF++ from chrF apart
+    s = re.sub(r"[^A-Za-z0-9._-]+", "-", name.replace("+", "p")).strip("-.")
     return s or "implementation"
 
 
