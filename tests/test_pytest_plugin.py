@@ -56,7 +56,9 @@ def test_plugin_fails_a_planted_bug_with_the_repro(pytester):
     result = pytester.runpytest("--chrf-audit-max-examples=20", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=3)
     out = result.stdout.str()
-    assert out.count("[requested-order-divisor] plantedpkg.requested_order_divisor:sentence, sentence level") == 2
+    # once per failing test (fixture and marker); with CI set, pytest's short summary repeats
+    # the messages untruncated, hence "at least"
+    assert out.count("[requested-order-divisor] plantedpkg.requested_order_divisor:sentence, sentence level") >= 2
     assert "repro:    sentence(" in out
     assert "1 family diverges from the claimed definition" in out
     assert "expected: 100 (100/1) on 0..100" in out
