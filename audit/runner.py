@@ -296,9 +296,40 @@ def load_cases(cases_dir: Optional[Path]) -> list[tuple[str, dict]]:
             from .errors import UsageError
 
             raise UsageError(f"{path}: not a valid JSON case file ({exc})") from None
-        for case in data if isinstance(data, list) else [data]:
+        for i, case in enumerate(data if isinstance(data, list) else [data]):
+            problem = _case_problem(case)
+            if problem:
+                from .errors import UsageError
+
+                raise UsageError(f"{path}: case {i + 1}: {problem}")
             out.append((f"cases/{path.name}", case))
     return out
+
+
+def _texts(value) -> bool:
+    return isinstance(value, list) and all(isinstance(t, str) for t in value)
+
+
+def _case_problem(case) -> Optional[str]:
+    """Why a case is malformed (None when it is fine): the same shapes as the JSON report."""
+    if not isinstance(case, dict):
+        return "a case must be a JSON object"
+    level, inputs = case.get("level", "sentence"), case.get("inputs")
+    if not isinstance(inputs, dict):
+        return "'inputs' must be an object"
+    if level == "sentence":
+        if not isinstance(inputs.get("hypothesis"), str) or not _texts(inputs.get("references")) \
+                or not inputs["references"]:
+            return "sentence inputs need 'hypothesis' (string) and 'references' (non-empty list of strings)"
+    elif level == "corpus":
+        hyps, refs = inputs.get("hypotheses"), inputs.get("references")
+        if not _texts(hyps) or not hyps or not isinstance(refs, list) or len(refs) != len(hyps) \
+                or not all(_texts(r) and r for r in refs):
+            return ("corpus inputs need 'hypotheses' (non-empty list of strings) and 'references' "
+                    "(one non-empty list of strings per hypothesis)")
+    else:
+        return f"'level' must be 'sentence' or 'corpus', not {level!r}"
+    return None
 
 
 def _applicable(adapter, level: str, inputs: dict) -> bool:

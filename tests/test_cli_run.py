@@ -1,0 +1,38 @@
+"""`chrf-audit run` from the command line: exit codes, one-line errors, the JSON core."""
+
+import json
+
+from audit.cli import main
+
+
+def test_sacrebleu_conforms_exit_0(tmp_path, capsys):
+    out = tmp_path / "a.json"
+    assert main(["run", "--impl", "sacrebleu-chrf", "--max-examples", "10", "--quiet", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["schema_version"] and doc["findings"] == []
+
+
+def test_nltk_divisor_from_cases_exit_1(tmp_path, capsys):
+    out = tmp_path / "a.json"
+    assert main(["run", "--impl", "nltk", "--max-examples", "3", "--quiet", "--no-verify", "--json", str(out)]) == 1
+    findings = {f["family"]: f for f in json.loads(out.read_text())["findings"]}
+    f = findings["requested-order-divisor"]
+    assert f["level"] == "sentence" and len(f["repro"]["hypothesis"]) == 1
+    assert f["repro"]["references"] == [f["repro"]["hypothesis"]]
+    assert f["expected_fraction"] == "100/1" and abs(f["actual"] - 100 / 6) < 1e-9
+    assert f["outcome"] == "value"
+
+
+def test_usage_errors_are_one_line_exit_2(tmp_path, capsys):
+    bad = tmp_path / "cases"
+    bad.mkdir()
+    (bad / "x.json").write_text('[{"level": "sentence", "inputs": {"hypothesis": "a"}}]')
+    for argv, needle in [
+        (["run", "--impl", "nosuchpkg.mod:fn"], "cannot import module 'nosuchpkg.mod'"),
+        (["run", "--impl", "nltk", "--beta", "-1"], "beta must be > 0"),
+        (["run", "--impl", "nltk", "--max-examples", "0"], "--max-examples must be >= 1"),
+        (["run", "--impl", "nltk", "--cases", str(bad)], "case 1: sentence inputs need"),
+    ]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert needle in err and "Traceback" not in err and len(err.splitlines()) == 1, err
