@@ -543,24 +543,33 @@ def conformance(checker: Checker, adapter, found: dict, levels: list[str], max_c
     for definition in DEFINITIONS:
         out[definition] = {}
         params = dc_replace(base, definition=definition)
+        divergent_sentences: list = []
         for level in levels:
             families = set(universal)
             if definition == claimed:
                 families |= {f for key, c in found.items() for f in key
                              if c.minimal is not None and c.minimal.level == level and not c.minimal.changes}
+            samples = []
+            if level == "corpus" and definition != claimed:
+                # What diverges in a sentence diverges in the corpus of that one sentence
+                # (judged first: the classification budget is small).
+                for segments in divergent_sentences[:max_classified // 2]:
+                    value = checker._score_segments(adapter, "corpus", segments)
+                    if value is not None:
+                        samples.append((segments, value))
+            samples += checker.samples[level]
             classified = 0
-            for segments, value in checker.samples[level]:
+            for segments, value in samples:
                 per_seg = [segment_statistics(h, refs, params) for h, refs in segments]
                 stats = [s for s, _ in per_seg]
                 expected = (sentence_fscore(stats[0], params) if level == "sentence"
                             else corpus_fscore(sum_stats(stats, params.order), params))
                 if abs(float(expected) - value) <= checker.tolerance:
                     continue
-                if definition == claimed:
-                    continue  # already judged by the search
-                if classified >= max_classified:
-                    families.add("unexplained") if not families else None
-                    continue
+                if level == "sentence":
+                    divergent_sentences.append(segments)
+                if definition == claimed or classified >= max_classified:
+                    continue  # the search judged the claimed definition; the rest: enough seen
                 classified += 1
                 ex = checker._classify(adapter, level, segments, params, value)
                 families.update(ex.families if ex else ["unexplained"])
