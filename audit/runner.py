@@ -517,7 +517,25 @@ def _source(adapter, level: str) -> Optional[dict]:
     loc = getattr(adapter, "sources", {}).get(level)
     if loc is None:
         return None
-    return {"file": loc.file, "line": loc.line, "function": f"{loc.module}.{loc.qualname}"}
+    return {"file": _portable_path(loc.file), "line": loc.line, "function": f"{loc.module}.{loc.qualname}"}
+
+
+def _portable_path(file: Optional[str]) -> Optional[str]:
+    """An installed package's file as its path inside site-packages ("nltk/translate/...")
+    and a file under the working directory as a relative path, so that reports do not
+    depend on where the environment lives; anything else (a patched temporary copy, say)
+    stays absolute."""
+    if not file:
+        return file
+    path = Path(file)
+    parts = path.parts
+    for marker in ("site-packages", "dist-packages"):
+        if marker in parts:
+            return Path(*parts[len(parts) - parts[::-1].index(marker):]).as_posix()
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return file
 
 
 # ------------------------------------------------------------------------- conformance
