@@ -25,7 +25,10 @@ def _finding(f, det: Optional[ReportDetails], impact: Optional[dict]) -> dict:
     if det is not None:
         fd = det.of(f)
         out["snippet"] = fd.snippet
-        out["root_cause"] = fd.root_cause
+        # "file" (inside the package) identifies the source; the absolute "path" of this
+        # machine's installation would make reports differ between environments.
+        out["root_cause"] = ({k: v for k, v in fd.root_cause.items() if k != "path"}
+                             if isinstance(fd.root_cause, dict) else fd.root_cause)
         out["patch"] = fd.patch
         out["scope"] = fd.scope
         out["chart"] = fd.chart
