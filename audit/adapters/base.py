@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Optional, Sequence, Union
 
 import reference_impl
-from reference_impl import DEFINITIONS, ChrfParams
+from reference_impl import ChrfParams
 
 from ..errors import UsageError
 

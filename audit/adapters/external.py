@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import shlex
 import subprocess
 import tempfile
 import threading
-import time
 import weakref
 from typing import Optional
 
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
-from .isolation import describe_exit, stderr_tail
+from .isolation import EOF, TIMEOUT, describe_exit, read_frame, stderr_tail
 
 PROTOCOL_VERSION = 1
 
@@ -52,6 +50,17 @@ def _kill(holder: dict) -> None:
         except OSError:
             pass
 
+
+
+def _take_line(buf: bytes):
+    """The next non-blank line (decoded), or None when no complete line is buffered."""
+    while True:
+        nl = buf.find(b"\n")
+        if nl < 0:
+            return None
+        line, buf = buf[:nl], buf[nl + 1 :]
+        if line.strip():
+            return line.decode("utf-8", "replace"), buf
 
 class ExternalProcess:
     def __init__(self, command: str, timeout: float, startup_timeout: float = 60.0):
@@ -106,25 +115,8 @@ class ExternalProcess:
         return describe_exit(rc)
 
     def _readline(self, timeout: float):
-        deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
-        while True:
-            nl = self._buf.find(b"\n")
-            if nl >= 0:
-                line, self._buf = self._buf[:nl], self._buf[nl + 1 :]
-                if line.strip():
-                    return line.decode("utf-8", "replace")
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "timeout"
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if not ready:
-                return "timeout"
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return "eof"
-            self._buf += chunk
+        line, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_line, timeout)
+        return line
 
     def _write_async(self, data: bytes) -> None:
         fd = self.proc.stdin.fileno()
@@ -148,7 +140,7 @@ class ExternalProcess:
             self.start()
             self._write_async(_encode({"id": 0, "op": "hello", "protocol": PROTOCOL_VERSION}))
             line = self._readline(self.startup_timeout)
-            if line == "eof":
+            if line is EOF:
                 detail = self._exit_detail()
                 tail = stderr_tail(self._stderr)
                 self.kill()
@@ -156,7 +148,7 @@ class ExternalProcess:
                     f"--external {self.command!r} exited before answering hello ({detail})"
                     + (f": {tail}" if tail else "")
                 )
-            if line == "timeout":
+            if line is TIMEOUT:
                 self.kill()  # a late answer would desynchronize the stream
                 return None
             try:
@@ -205,10 +197,10 @@ class ExternalProcess:
             restart = False
             for k, i in enumerate(range(start, len(items))):
                 line = self._readline(self.timeout)
-                if line == "timeout":
+                if line is TIMEOUT:
                     results[i] = ("timeout", f"no answer within {self.timeout:g} s")
                     restart = True
-                elif line == "eof":
+                elif line is EOF:
                     results[i] = ("crash", self._exit_detail())
                     restart = True
                 else:

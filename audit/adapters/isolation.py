@@ -33,6 +33,49 @@ from .worker import HEADER
 _AUDIT_ROOT = str(Path(__file__).resolve().parents[2])
 
 
+class _Sentinel:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: What ``read_frame`` returns instead of a frame (objects, so no frame can be mistaken for them).
+TIMEOUT = _Sentinel("TIMEOUT")
+EOF = _Sentinel("EOF")
+
+
+def read_frame(fd: int, buf: bytes, take, timeout: float):
+    """Read from ``fd`` until ``take(buf)`` finds a frame; return ``(frame, rest of buf)``,
+    or ``(TIMEOUT, buf)`` / ``(EOF, buf)``.  Shared by the worker pipe (length-prefixed
+    pickles) and external programs (JSON lines): only ``take`` differs."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = take(buf)
+        if got is not None:
+            return got
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return TIMEOUT, buf
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            return TIMEOUT, buf
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return EOF, buf
+        buf += chunk
+
+
+def _take_frame(buf: bytes):
+    """A length-prefixed pickle from the worker, or None when incomplete."""
+    if len(buf) >= HEADER.size:
+        (n,) = HEADER.unpack_from(buf)
+        if len(buf) >= HEADER.size + n:
+            return pickle.loads(buf[HEADER.size : HEADER.size + n]), buf[HEADER.size + n :]
+    return None
+
+
 class WorkerFailure(Exception):
     """The worker could not be (re)started or answered nonsense."""
 
@@ -160,26 +203,9 @@ class WorkerClient:
         self.proc.stdin.write(HEADER.pack(len(data)) + data)
 
     def _recv(self, timeout: float):
-        """Next frame, or "timeout" / "eof"."""
-        deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
-        while True:
-            if len(self._buf) >= HEADER.size:
-                (n,) = HEADER.unpack_from(self._buf)
-                if len(self._buf) >= HEADER.size + n:
-                    body = self._buf[HEADER.size : HEADER.size + n]
-                    self._buf = self._buf[HEADER.size + n :]
-                    return pickle.loads(body)
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "timeout"
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if not ready:
-                return "timeout"
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return "eof"
-            self._buf += chunk
+        """Next frame, or TIMEOUT / EOF."""
+        frame, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_frame, timeout)
+        return frame
 
     def _exit_detail(self) -> str:
         proc = self.proc
@@ -221,9 +247,9 @@ class WorkerClient:
     def _startup_problem(self, frame, what: str, bid=None) -> str:
         spec = self.specs.get(bid) if bid is not None else None
         target = f" {_spec_text(spec)}" if spec else ""
-        if frame == "timeout":
+        if frame is TIMEOUT:
             detail = f"no answer within {self.startup_timeout:g} s"
-        elif frame == "eof":
+        elif frame is EOF:
             detail = self._exit_detail()
         else:
             detail = f"unexpected answer {frame!r:.80}"
@@ -308,9 +334,9 @@ class WorkerClient:
                 break
             for i in range(start, len(items)):
                 frame = self._recv(self.timeout)
-                if frame == "timeout":
+                if frame is TIMEOUT:
                     results[i] = ("timeout", f"no answer within {self.timeout:g} s")
-                elif frame == "eof":
+                elif frame is EOF:
                     results[i] = ("crash", self._exit_detail())
                 else:
                     results[i] = frame[2]

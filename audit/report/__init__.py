@@ -13,7 +13,7 @@ from typing import Optional
 from .chart import scope_chart
 from .details import collect, plain
 from .github import append_github_summary
-from .json_report import SCHEMA_VERSION, build as build_json, write_json
+from .json_report import SCHEMA_VERSION, write_json
 from .junit import write_junit
 from .markdown import render_markdown
 from .terminal import render_terminal

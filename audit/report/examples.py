@@ -3,7 +3,6 @@ reference) for tests, docs and demos of the renderers while the runner is not wi
 
 from __future__ import annotations
 
-from typing import Optional
 
 from ..families import title
 from ..findings import AdapterSummary, AuditResult, Finding, OrderRow, Repro

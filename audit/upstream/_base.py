@@ -144,3 +144,14 @@ def installed_version(distribution: str) -> Optional[str]:
         return version(distribution)
     except Exception:
         return None
+
+
+def explain_root_cause(module_name: str, table: dict, family: str) -> Optional[dict]:
+    """Locate ``table[family] = (pattern, why)`` in the installed source of ``module_name``."""
+    entry = table.get(family)
+    if entry is None:
+        return None
+    found = locate(module_name, entry[0])
+    if found is not None:
+        found["why"] = entry[1]
+    return found

@@ -18,7 +18,7 @@ import textwrap
 from fractions import Fraction
 from typing import Callable, Optional
 
-from ._base import beta_literal, claims_with_defaults, exact_beta, locate, module_source, py_list_literal, py_literal
+from ._base import beta_literal, claims_with_defaults, exact_beta, explain_root_cause, module_source, py_list_literal, py_literal
 
 NAME = "nltk"
 DISTRIBUTION = "nltk"
@@ -63,13 +63,7 @@ for _fam in ("whitespace-set-ascii-space", "whitespace-set-ascii", "whitespace-k
 
 
 def root_cause(family: str) -> Optional[dict]:
-    entry = _ROOT_CAUSES.get(family)
-    if entry is None:
-        return None
-    found = locate(MODULE, entry[0])
-    if found is not None:
-        found["why"] = entry[1]
-    return found
+    return explain_root_cause(MODULE, _ROOT_CAUSES, family)
 
 
 # -- repro snippets ----------------------------------------------------------------------------

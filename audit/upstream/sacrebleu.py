@@ -12,21 +12,13 @@ from __future__ import annotations
 import textwrap
 from typing import Callable, Optional
 
-from ._base import beta_literal, claims_with_defaults, exact_beta, locate, py_list_literal, py_literal
+from ._base import CLAIM_DEFAULTS, beta_literal, claims_with_defaults, exact_beta, explain_root_cause, py_list_literal, py_literal
 
 NAME = "sacrebleu"
 DISTRIBUTION = "sacrebleu"
 MODULE = "sacrebleu.metrics.chrf"
 
-DEFAULT_CLAIMS = {
-    "char_order": 6,
-    "word_order": 0,
-    "beta": 2,
-    "lowercase": False,
-    "whitespace": False,
-    "definition": "sacrebleu",
-    "scale": 100,
-}
+DEFAULT_CLAIMS = dict(CLAIM_DEFAULTS)  # sacreBLEU's defaults are the reference's
 
 _ROOT_CAUSES = {
     "requested-order-divisor": (r"avg_prec\s*/=\s*effective_order", "averaging of precision and recall over the orders"),
@@ -44,13 +36,7 @@ _ROOT_CAUSES = {
 
 
 def root_cause(family: str) -> Optional[dict]:
-    entry = _ROOT_CAUSES.get(family)
-    if entry is None:
-        return None
-    found = locate(MODULE, entry[0])
-    if found is not None:
-        found["why"] = entry[1]
-    return found
+    return explain_root_cause(MODULE, _ROOT_CAUSES, family)
 
 
 def _ctor(claims: dict) -> str:
