@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Optional
 
 from .errors import UsageError
+from .textfiles import read_bytes
 
 #: statuses of a family
 FIXED, STILL, INTRODUCED = "fixed", "still present", "introduced"
@@ -126,14 +127,7 @@ def source_root(source: Path, tops: list[str]) -> Path:
 
 
 def read_diff(path: Path) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a diff") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    data = read_bytes(path, "a diff")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -22,6 +22,21 @@ def _split_lines(data: bytes) -> list[bytes]:
     return [ln[:-1] if ln.endswith(b"\r") else ln for ln in lines]
 
 
+def read_bytes(path, kind: str) -> bytes:
+    """A user-named file's bytes, or one ``UsageError`` line saying why not (``kind`` names
+    what the file should have been, e.g. "a text file", "a diff")."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise UsageError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name}: is a directory, not {kind}") from None
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
+
+
 def read_segments(path: str | os.PathLike) -> list[str]:
     """The segments of a UTF-8 text file, one per line, with only the line terminator
     ("\\n" or "\\r\\n") removed: leading/trailing spaces, tabs and other whitespace are kept.
@@ -31,15 +46,7 @@ def read_segments(path: str | os.PathLike) -> list[str]:
     ``sys.txt line 17: invalid UTF-8 (byte 0xff at column 4)`` (columns count bytes, from 1).
     """
     name = os.fspath(path)
-    try:
-        with open(name, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise UsageError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{name}: is a directory, not a text file") from None
-    except OSError as exc:
-        raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    data = read_bytes(name, "a text file")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     segments: list[str] = []
