@@ -91,7 +91,7 @@ class AdapterSummary:
     examples: int = 0
     elapsed: float = 0.0
     findings: list[Finding] = field(default_factory=list)
-    #: definition -> level -> family ids that break it ([] = meets it); see runner.conformance
+    #: definition -> level -> family ids that break it ([] = meets it); see audit.conformance
     conformance: dict = field(default_factory=dict)
     #: level -> {"file", "line", "function"} of the code that ran (None when unknown)
     sources: dict = field(default_factory=dict)

@@ -1,0 +1,130 @@
+"""Score one input on both sides and compare: the implementation (through its adapter) and
+the reference under the implementation's *claimed* parameters.
+
+An ``Observation`` records one input, both answers and the family key it falls into (None
+when they agree).  Classifying a divergence into a key is ``audit.classify``'s job.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Optional
+
+from reference_impl import corpus_score, sentence_score
+
+from .classify import Classifier, score_segments
+
+_OUTCOME_FAMILY = {"exception": "exception", "crash": "crash", "timeout": "timeout", "invalid": "invalid-output"}
+
+
+@dataclass
+class Observation:
+    """One input, both answers, and the family key it falls into (None: they agree)."""
+
+    level: str
+    claims: object  # audit.adapters.Claims
+    inputs: dict
+    expected: Fraction
+    outcome: object  # audit.adapters.Outcome
+    key: Optional[tuple[str, ...]]
+    detail: str = ""
+    reference: object = None  # reference_impl.ChrfResult
+    changes: dict = field(default_factory=dict)  # claims changed by the swarm (empty: as claimed)
+    replay_case: object = None  # what the search drew (for metamorphic relations, not the inputs)
+
+    @property
+    def difference(self) -> float:
+        v = self.outcome.value
+        if v is None or not math.isfinite(v):
+            return math.inf
+        return abs(v - float(self.expected))
+
+    @property
+    def size(self) -> int:
+        """Input size for choosing the smallest repro: characters, then segments."""
+        if self.level == "sentence":
+            texts = [self.inputs["hypothesis"], *self.inputs["references"]]
+        else:
+            texts = list(self.inputs["hypotheses"]) + [r for rs in self.inputs["references"] for r in rs]
+        return sum(len(t) for t in texts) * 16 + len(texts)
+
+
+
+class Checker:
+    """Scores one input on both sides and classifies the difference."""
+
+    #: Inputs (under the claimed parameters) kept per level to judge the other definitions.
+    SAMPLES = 300
+
+    def __init__(self, adapter, tolerance: float):
+        self.adapter = adapter
+        self.tolerance = tolerance
+        self._variants: dict = {}
+        self.classifier = Classifier(tolerance)
+        self.samples: dict[str, list] = {"sentence": [], "corpus": []}
+
+    def _configured(self, changes: dict):
+        if not changes:
+            return self.adapter
+        key = tuple(sorted(changes.items()))
+        if key not in self._variants:
+            self._variants[key] = self.adapter.configure(**changes)
+        return self._variants[key]
+
+    def check(self, level: str, inputs: dict, changes: Optional[dict] = None, repeat: bool = True) -> Observation:
+        adapter = self._configured(changes or {})
+        claims = adapter.claims
+        params = claims.params()
+        kw = dict(
+            char_order=params.char_order, word_order=params.word_order, beta=params.beta,
+            lowercase=params.lowercase, whitespace=params.whitespace, definition=params.definition,
+        )
+        if level == "sentence":
+            segments = [(inputs["hypothesis"], list(inputs["references"]))]
+            ref = sentence_score(inputs["hypothesis"], list(inputs["references"]), **kw)
+            item = (inputs["hypothesis"], list(inputs["references"]))
+            score = adapter.sentence_scores
+        else:
+            segments = list(zip(inputs["hypotheses"], [list(r) for r in inputs["references"]]))
+            ref = corpus_score(list(inputs["hypotheses"]), [list(r) for r in inputs["references"]], **kw)
+            item = (list(inputs["hypotheses"]), [list(r) for r in inputs["references"]])
+            score = adapter.corpus_scores
+        expected = ref.score
+        outcomes = score([item])
+        if repeat and outcomes[0].kind == "value":
+            # A second call on the same input catches nondeterminism (not batched with the
+            # first, so that an input that hangs costs one timeout, not two).
+            outcomes += score([item])
+        first = outcomes[0]
+        if not changes and first.kind == "value" and len(self.samples[level]) < self.SAMPLES:
+            self.samples[level].append((segments, first.value))
+        obs = Observation(level, claims, inputs, expected, first, None, reference=ref, changes=dict(changes or {}))
+        tol = self.tolerance
+        if first.kind != "value":
+            obs.key = (_OUTCOME_FAMILY.get(first.kind, "invalid-output"),)
+            obs.detail = first.detail
+            return obs
+        if repeat and (outcomes[1].kind != "value" or abs(outcomes[1].value - first.value) > tol):
+            obs.key = ("nondeterminism",)
+            second = outcomes[1].value if outcomes[1].kind == "value" else outcomes[1].kind
+            obs.detail = f"first call {first.value!r}, second call {second!r}"
+            return obs
+        if abs(first.value - float(expected)) <= tol:
+            return obs
+        ex = self._classify(adapter, level, segments, params, first.value)
+        if ex is not None:
+            obs.key = tuple(ex.families)
+            obs.detail = ex.detail
+        elif not (-tol <= first.value <= 100 + tol):
+            obs.key = ("out-of-range",)
+        else:
+            obs.key = ("unexplained",)
+        return obs
+
+    def _score_segments(self, adapter, level: str, segments) -> Optional[float]:
+        return score_segments(adapter, level, segments)
+
+    def _classify(self, adapter, level, segments, params, actual):
+        return self.classifier.classify(adapter, level, segments, params, actual)
