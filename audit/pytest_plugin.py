@@ -51,10 +51,9 @@ def pytest_configure(config):
 
 
 def _default_cases():
-    from pathlib import Path
+    from .cases import default_cases_dir
 
-    here = Path(__file__).resolve().parents[1] / "cases"
-    return here if here.is_dir() else None
+    return default_cases_dir()
 
 
 class ChrfAudit:

@@ -8,12 +8,8 @@ Fraction arithmetic would cost ~30 gcds per score.  Every formula here is exact.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
-
 from .params import EPSILON, ChrfParams
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .stats import SegmentStats
+from .segment import SegmentStats
 
 
 def effective_order_score(stats: "SegmentStats", params: ChrfParams) -> Fraction:

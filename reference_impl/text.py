@@ -9,7 +9,7 @@ characters.  With ``whitespace=True`` the text is taken as it is.
 
 from __future__ import annotations
 
-from collections import Counter, _count_elements
+from collections import Counter
 from operator import add as _add
 
 #: The 32 ASCII punctuation marks of ``string.punctuation``: the chrF++ word tokenizer
@@ -48,11 +48,7 @@ def word_tokens(text: str) -> list[str]:
 
 
 def _counter(items) -> Counter:
-    # Counter(items) without Counter.__init__/update's Python-level dispatch: the counting
-    # itself is the same C helper Counter uses.
-    c = Counter()
-    _count_elements(c, items)
-    return c
+    return Counter(items)
 
 
 def char_ngrams(chars: str, max_order: int) -> tuple[list[Counter], list[int]]:

@@ -16,7 +16,7 @@ from audit.findings import AdapterSummary, AuditResult, Finding, Repro
 from audit.report import SCHEMA_PATH, append_github_summary, render_terminal, write_json, write_junit, write_reports
 from audit.report._text import escape, slug, unique_slugs
 from audit.report.chart import bar_chart, line_chart
-from audit.report.examples import example_impact, example_result
+from tests.fixtures.report_examples import example_impact, example_result
 
 jsonschema = pytest.importorskip("jsonschema")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from audit import upstream
-from audit.report.examples import example_result
+from tests.fixtures.report_examples import example_result
 from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_diff, make_diff
 
 FAMILIES = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average", "whitespace-set-white-space"]
