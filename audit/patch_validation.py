@@ -201,6 +201,7 @@ def prepare_after(target: Target, *, diff: Optional[str], diff_name: str, source
         return package_root(top)
 
     diff, touched = normalize_diff(diff, diff_name, locate)
+    refuse_foreign(touched, tops, diff_name)
     roots = set(touched.values())
     if len(roots) > 1:
         raise UsageError(f"{diff_name}: the diff touches packages in different directories "
@@ -212,6 +213,25 @@ def prepare_after(target: Target, *, diff: Optional[str], diff_name: str, source
         raise UsageError(f"{diff_name} does not apply to {', '.join(sorted(touched))} in {site_dir}: "
                          f"{_one_line(str(exc))}") from None
     return dest, sorted(touched), _changed_files(diff)
+
+
+#: chrf-audit's own packages: a diff of the oracle would make the after-audit compare the
+#: implementation with a patched reference.
+OWN_PACKAGES = ("audit", "reference_impl")
+_OWN_DIRS = {Path(__file__).resolve().parents[1] / p for p in OWN_PACKAGES}
+
+
+def refuse_foreign(touched: dict, tops: list, diff_name: str) -> None:
+    """A diff may patch only the implementation's own top-level package(s), never chrf-audit
+    itself: anything else (another installed package, a directory named by an absolute path
+    that happens to be importable as a namespace) is refused before any copy is made."""
+    for top, root in touched.items():
+        if top in OWN_PACKAGES or (Path(root) / top).resolve() in _OWN_DIRS:
+            raise UsageError(f"{diff_name}: the diff patches chrf-audit itself ({top}); "
+                             "validate-patch only patches the implementation under audit")
+        if top not in tops:
+            raise UsageError(f"{diff_name}: the diff patches {top!r}, not the implementation's package "
+                             f"({', '.join(tops)})")
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -359,10 +379,6 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
             files=files, before_versions={
                 a["implementation"]: a["version"] for a in rb[1]["adapters"]}, after_versions={},
         )
-        own = target.packages()
-        if diff is not None and not set(tops) & set(own):
-            result.notes.append(f"the diff touches {', '.join(tops)}, not the implementation's package "
-                                f"({', '.join(own)})")
         if ra[0] != 0:
             if ra[0] == 2 and "patched copy" in ra[2]:
                 raise UsageError(ra[2])

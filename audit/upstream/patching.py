@@ -29,6 +29,28 @@ class PatchError(Exception):
     """A diff that does not apply."""
 
 
+def safe_relpath(rel: str) -> str:
+    """``rel`` (without empty and ``.`` components) when it is a relative path that stays
+    inside the directory it is joined to; PatchError otherwise (absolute, ``..``, ``~``,
+    backslash, NUL, drive letter).  Every path a diff names goes through here before
+    anything is copied or written."""
+    parts = [p for p in str(rel).split("/") if p not in ("", ".")]
+    if (not parts or str(rel).startswith("/") or "\\" in rel or "\0" in rel or ".." in parts
+            or parts[0].startswith("~") or re.match(r"^[A-Za-z]:", parts[0])):
+        raise PatchError(f"unsafe path {rel!r} in the diff (it must stay inside the package)")
+    return "/".join(parts)
+
+
+def contained(root: Path, rel: str) -> Path:
+    """``root / rel`` after checking that it resolves (symlinks included) inside ``root``."""
+    root = Path(root).resolve()
+    path = root / safe_relpath(rel)
+    real = path.resolve()
+    if real != root and root not in real.parents:
+        raise PatchError(f"{rel} leaves the patched copy ({real})")
+    return path
+
+
 def make_diff(relative_file: str, old: str, new: str) -> str:
     return "".join(
         difflib.unified_diff(
@@ -53,7 +75,7 @@ def parse_unified_diff(diff: str) -> list[tuple[str, list[tuple[int, list[str], 
             if target == "/dev/null":
                 raise PatchError("deleting files is not supported")
             parts = target.split("/", 1)
-            files.append((parts[1] if len(parts) == 2 else parts[0], []))
+            files.append((safe_relpath(parts[1] if len(parts) == 2 else parts[0]), []))
             i += 2
             continue
         m = _HUNK.match(line)
@@ -98,7 +120,7 @@ def apply_unified_diff(diff: str, root: Path) -> list[Path]:
     line or, failing that, at the nearest offset.  Returns the files changed."""
     changed = []
     for rel, hunks in parse_unified_diff(diff):
-        path = Path(root) / rel
+        path = contained(root, rel)
         if not path.is_file():
             raise PatchError(f"{rel}: no such file under {root}")
         text = path.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -124,14 +146,17 @@ def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: O
     """Copy each top-level package the diff touches from ``site_dir`` into ``dest`` and apply
     the diff there.  Returns ``dest`` (to put on PYTHONPATH)."""
     dest.mkdir(parents=True, exist_ok=True)
-    for top in sorted({rel.split("/")[0] for rel in diff_files(diff)}):
-        src = Path(site_dir) / top
+    rels = diff_files(diff)  # each one checked by safe_relpath
+    for top in sorted({rel.split("/")[0] for rel in rels}):
+        src = contained(Path(site_dir), top)
         if src.is_dir():
             shutil.copytree(src, dest / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         elif src.is_file():
             shutil.copy2(src, dest / top)
         else:
             raise PatchError(f"{top} is not in {site_dir}")
+    for rel in rels:  # GNU patch follows symlinks: nothing it writes may leave the copy
+        contained(dest, rel)
     program = shutil.which("patch")
     if use_patch_program is None:
         use_patch_program = program is not None
