@@ -229,19 +229,25 @@ def write_outputs(args, result, default_dir=None, impact=None) -> None:
     stamp = getattr(args, "timestamp", False)
     verify = not getattr(args, "no_verify", False)
     reports_dir = args.reports_dir or default_dir
-    if reports_dir:
-        report.write_reports(result, reports_dir, impact=impact, verify_patches=verify, timestamp=stamp)
-    if args.markdown:
-        report.write_reports(result, args.markdown, impact=impact, verify_patches=verify, timestamp=stamp)
-    if args.json:
-        report.write_json(result, args.json, impact=impact, timestamp=stamp)
-    if args.junit:
-        report.write_junit(result, args.junit)
-    report.append_github_summary(result)
+    try:  # the paths were checked before the audit (audit.outputs); this is a late failure
+        if reports_dir:
+            report.write_reports(result, reports_dir, impact=impact, verify_patches=verify, timestamp=stamp)
+        if args.markdown:
+            report.write_reports(result, args.markdown, impact=impact, verify_patches=verify, timestamp=stamp)
+        if args.json:
+            report.write_json(result, args.json, impact=impact, timestamp=stamp)
+        if args.junit:
+            report.write_junit(result, args.junit)
+        report.append_github_summary(result)
+    except OSError as exc:
+        raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
 
 
 def run(args) -> int:
+    from ..outputs import check_report_outputs
+
     validate_search_args(args)
+    check_report_outputs(args, Path("reports") if not (args.impl or args.corpus_impl or args.external) else None)
     if getattr(args, "impact_data", None) is not None:
         from ..impact import load_impact_data
 
