@@ -174,9 +174,9 @@ def check(args) -> int:
     write_outputs(args, result)
     audited = [a.implementation for a in result.adapters]
     if args.update_baseline:
-        new, added, removed = B.updated(baseline, result.findings, today=today)
-        path = new.save(args.baseline)
-        lines = [f"baseline {path} updated: {len(new.entries)} accepted "
+        # only the audited implementations' entries change; the file is re-read under a lock
+        n, added, removed = B.update_file(args.baseline, result.findings, audited=audited, today=today)
+        lines = [f"baseline {args.baseline} updated: {n} accepted "
                  f"({len(added)} added, {len(removed)} removed)"]
         lines += [f"  ADDED    {e.implementation}  {e.family}" for e in added]
         lines += [f"  REMOVED  {e.implementation}  {e.family}" for e in removed]
