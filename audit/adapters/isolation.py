@@ -15,8 +15,9 @@ hang takes the audit with it.
 
 from __future__ import annotations
 
+import json
+import math
 import os
-import pickle
 import select
 import signal
 import subprocess
@@ -28,7 +29,7 @@ import weakref
 from pathlib import Path
 
 from . import backends as B
-from .worker import HEADER
+from .worker import encode
 
 _AUDIT_ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -48,8 +49,8 @@ EOF = _Sentinel("EOF")
 
 def read_frame(fd: int, buf: bytes, take, timeout: float):
     """Read from ``fd`` until ``take(buf)`` finds a frame; return ``(frame, rest of buf)``,
-    or ``(TIMEOUT, buf)`` / ``(EOF, buf)``.  Shared by the worker pipe (length-prefixed
-    pickles) and external programs (JSON lines): only ``take`` differs."""
+    or ``(TIMEOUT, buf)`` / ``(EOF, buf)``.  Shared by the worker pipe and external
+    programs (both JSON lines): only ``take`` differs."""
     deadline = time.monotonic() + timeout
     while True:
         got = take(buf)
@@ -67,12 +68,91 @@ def read_frame(fd: int, buf: bytes, take, timeout: float):
         buf += chunk
 
 
+#: An answer line of the worker longer than this is not ours (results are a few hundred bytes).
+MAX_FRAME = 1 << 20
+
+
+class BadFrame:
+    """A line from the worker that is not a well-formed frame (what the implementation wrote
+    to the protocol descriptor, or a desynchronized stream): data, never executed."""
+
+    def __init__(self, raw: bytes, why: str):
+        self.text = B.one_line(raw.decode("utf-8", "replace"), 200)
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"<bad frame: {self.why}: {self.text!r}>"
+
+
 def _take_frame(buf: bytes):
-    """A length-prefixed pickle from the worker, or None when incomplete."""
-    if len(buf) >= HEADER.size:
-        (n,) = HEADER.unpack_from(buf)
-        if len(buf) >= HEADER.size + n:
-            return pickle.loads(buf[HEADER.size : HEADER.size + n]), buf[HEADER.size + n :]
+    """The next JSON-line frame from the worker (a non-empty list whose first element is a
+    string), a BadFrame, or None when no complete line is buffered."""
+    while True:
+        nl = buf.find(b"\n")
+        if nl < 0:
+            if len(buf) > MAX_FRAME:
+                return BadFrame(buf[:200], f"an answer line longer than {MAX_FRAME} bytes"), b""
+            return None
+        line, buf = buf[:nl], buf[nl + 1 :]
+        if line.strip():
+            break
+    if len(line) > MAX_FRAME:
+        return BadFrame(line[:200], f"an answer line longer than {MAX_FRAME} bytes"), buf
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):
+        return BadFrame(line, "the worker's answer is not JSON"), buf
+    if not (isinstance(obj, list) and obj and isinstance(obj[0], str)):
+        return BadFrame(line, "the worker's answer is not a frame"), buf
+    return obj, buf
+
+
+def _str(x) -> bool:
+    return isinstance(x, str)
+
+
+def valid_result(r):
+    """A result as ``backends.Backend.call`` makes it, checked field by field, as a tuple;
+    None when it is anything else."""
+    if not isinstance(r, list) or not r:
+        return None
+    kind = r[0]
+    if kind == "value" and len(r) == 3 and _str(r[2]) and isinstance(r[1], (int, float)) \
+            and not isinstance(r[1], bool) and math.isfinite(r[1]):
+        return ("value", float(r[1]), r[2])
+    if kind == "invalid" and len(r) == 3 and (r[1] is None or _str(r[1])) and _str(r[2]):
+        return ("invalid", r[1], r[2])
+    if kind == "exception" and len(r) == 2 and _str(r[1]):
+        return ("exception", r[1])
+    return None
+
+
+def valid_description(d):
+    """A backend description (``{"version": str|None, "sources": {key: [module, qualname,
+    file|None, line|None]}}``) with tuples for the sources; None when malformed."""
+    if not isinstance(d, dict) or not (d.get("version") is None or _str(d.get("version"))):
+        return None
+    sources = d.get("sources") or {}
+    if not isinstance(sources, dict):
+        return None
+    out = {}
+    for key, loc in sources.items():
+        if not (isinstance(loc, list) and len(loc) == 4 and _str(loc[0]) and _str(loc[1])
+                and (loc[2] is None or _str(loc[2]))
+                and (loc[3] is None or (isinstance(loc[3], int) and not isinstance(loc[3], bool)))):
+            return None
+        out[key] = tuple(loc)
+    return {"version": d.get("version"), "sources": out}
+
+
+def _load_answer(frame):
+    """("ok", description) | ("error", message) from a load answer, else None."""
+    if isinstance(frame, list) and len(frame) == 2:
+        if frame[0] == "ok":
+            desc = valid_description(frame[1])
+            return ("ok", desc) if desc is not None else None
+        if frame[0] == "error" and _str(frame[1]):
+            return ("error", frame[1])
     return None
 
 
@@ -199,8 +279,7 @@ class WorkerClient:
             kill_group(proc)
 
     def _send(self, msg) -> None:
-        data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
-        self.proc.stdin.write(HEADER.pack(len(data)) + data)
+        self.proc.stdin.write(encode(msg))
 
     def _recv(self, timeout: float):
         """Next frame, or TIMEOUT / EOF."""
@@ -225,14 +304,14 @@ class WorkerClient:
         try:
             if not self._ready:
                 frame = self._recv(self.startup_timeout)
-                if not (isinstance(frame, tuple) and frame[0] == "ready"):
+                if not (isinstance(frame, list) and frame[0] == "ready"):
                     raise WorkerFailure(self._startup_problem(frame, "starting"))
                 self._ready = True
             while self._pending:
                 bid = self._pending[0]
-                frame = self._recv(self.startup_timeout)
-                if not isinstance(frame, tuple):
-                    raise WorkerFailure(self._startup_problem(frame, "loading", bid))
+                frame = _load_answer(raw := self._recv(self.startup_timeout))
+                if frame is None:
+                    raise WorkerFailure(self._startup_problem(raw, "loading", bid))
                 self._pending.pop(0)
                 if frame[0] == "ok":
                     self._live.add(bid)
@@ -251,8 +330,10 @@ class WorkerClient:
             detail = f"no answer within {self.startup_timeout:g} s"
         elif frame is EOF:
             detail = self._exit_detail()
+        elif isinstance(frame, BadFrame):
+            detail = f"{frame.why}: {frame.text[:80]!r}"
         else:
-            detail = f"unexpected answer {frame!r:.80}"
+            detail = f"unexpected answer {json.dumps(frame)[:80]}"
         tail = stderr_tail(self._stderr)
         self._kill()
         return f"worker {what}{target} failed: {detail}" + (f" ({tail})" if tail else "")
@@ -293,11 +374,10 @@ class WorkerClient:
             except (WorkerFailure, OSError):
                 self._kill()
                 return None
-            if not isinstance(frame, tuple) or frame[0] != "ok":
-                if not isinstance(frame, tuple):
-                    self._kill()
+            if not (isinstance(frame, list) and len(frame) == 2 and frame[0] in ("ok", "error")):
+                self._kill()  # not an answer: the stream cannot be trusted any more
                 return None
-            return frame[1]
+            return frame[1] if frame[0] == "ok" and _str(frame[1]) else None
 
     def run(self, bid: int, op: str, claims: dict, items: list) -> list[tuple]:
         with self.lock:
@@ -339,8 +419,18 @@ class WorkerClient:
                 elif frame is EOF:
                     results[i] = ("crash", self._exit_detail())
                 else:
-                    results[i] = frame[2]
-                    continue
+                    ok = (isinstance(frame, list) and len(frame) == 3 and frame[0] == "item"
+                          and type(frame[1]) is int and frame[1] == i - start and valid_result(frame[2]))
+                    if ok:
+                        results[i] = ok
+                        continue
+                    # what the implementation wrote on the protocol descriptor, or a stream
+                    # out of step: data for an invalid-output finding, then a fresh worker
+                    if isinstance(frame, BadFrame):
+                        results[i] = ("invalid", frame.text, frame.why)
+                    else:
+                        results[i] = ("invalid", B.one_line(json.dumps(frame), 200),
+                                      "the worker's answer is not a result frame for this item")
                 self._kill()
                 self.restarts += 1
                 start = i + 1
