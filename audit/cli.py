@@ -35,19 +35,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    from . import procs
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    procs.install()  # SIGTERM ends every child process tree and removes temporary directories
     try:
         return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("chrf-audit: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (procs.Terminated)
+        procs.stop_all()
+        terminated = isinstance(exc, procs.Terminated)
+        print(f"chrf-audit: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        return 143 if terminated else 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from . import procs
 from .errors import UsageError
 from .textfiles import read_bytes
 
@@ -265,9 +266,11 @@ class _Job:
         self.out = self.dir / "result.json"
         req = dict(request, out=str(self.out))
         (self.dir / "request.json").write_text(json.dumps(req), encoding="utf-8")
-        self.proc = subprocess.Popen(
+        # owned by audit.procs: on SIGTERM/Ctrl-C it gets SIGTERM (it then closes its own
+        # workers) and a short grace period, then its process group is killed
+        self.proc = procs.spawn(
             [sys.executable, "-m", "audit.patch_validation", str(self.dir / "request.json")],
-            cwd=self.dir, env=_env(first), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            grace=3.0, cwd=self.dir, env=_env(first), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
 
     def wait(self) -> tuple[int, Optional[dict], str]:
@@ -284,9 +287,7 @@ class _Job:
         return rc, data, msg
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        procs.stop(self.proc, term=not procs.exited(self.proc))
 
 
 def _run_pair(before: tuple, after: tuple) -> tuple[tuple, tuple]:
@@ -548,12 +549,16 @@ def _worker(request: dict) -> dict:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    procs.install()
     request = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     try:
         payload = _worker(request)
     except UsageError as exc:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # SIGTERM from the parent: the adapters are closed by now
+        procs.stop_all()
+        return 143
     Path(request["out"]).write_text(json.dumps(payload), encoding="utf-8")
     return 0
 

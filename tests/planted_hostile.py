@@ -48,10 +48,27 @@ def sentence(hypothesis, references):
     elif hypothesis == "wrongshape":
         _write_all(b'["item", 0, ["value", "NaN", 3]]\n')
     elif hypothesis == "fork":
-        # a grandchild in the worker's process group that outlives the call
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
-        with open(os.environ["CHRF_HOSTILE_PIDS"], "a") as fh:
-            fh.write("forked\n")
+        _fork_grandchild()
     elif hypothesis == "hang":
         time.sleep(300)
     return float(len(hypothesis))
+
+
+def _fork_grandchild():
+    """A grandchild in the worker's process group that outlives the call; the worker's and
+    its pid go to $CHRF_HOSTILE_PIDS."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    with open(os.environ["CHRF_HOSTILE_PIDS"], "a") as fh:
+        fh.write(f"{os.getpid()} {child.pid}\n")
+
+
+def fork_and_hang(hypothesis, references):
+    """Every call: fork a grandchild, then hang (the audit is then waiting on this worker)."""
+    _fork_grandchild()
+    time.sleep(300)
+    return 0.0
+
+
+def slow(hypothesis, references):
+    time.sleep(0.3)
+    return 0.0

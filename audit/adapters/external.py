@@ -17,6 +17,7 @@ import threading
 import weakref
 from typing import Optional
 
+from .. import procs
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
 from .isolation import EOF, TIMEOUT, describe_exit, read_frame, stderr_tail
@@ -25,31 +26,15 @@ PROTOCOL_VERSION = 1
 
 
 def _kill(holder: dict) -> None:
+    """End the program's whole process group (audit.procs.stop) and its writer thread."""
     proc = holder.get("proc")
     holder["proc"] = None
     if proc is None:
         return
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, 9)
-        except (ProcessLookupError, PermissionError):
-            try:
-                proc.kill()
-            except ProcessLookupError:
-                pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover
-        pass
+    procs.stop(proc)
     writer = holder.pop("writer", None)
     if writer is not None:
         writer.join(timeout=2)
-    for f in (proc.stdin, proc.stdout):
-        try:
-            f.close()
-        except OSError:
-            pass
-
 
 
 def _take_line(buf: bytes):
@@ -91,9 +76,9 @@ class ExternalProcess:
         if self.proc is not None:
             return
         try:
-            proc = subprocess.Popen(
+            proc = procs.spawn(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, start_new_session=True, bufsize=0,
+                cwd=self.cwd, bufsize=0,
             )
         except OSError as e:
             raise AdapterError(
@@ -108,11 +93,7 @@ class ExternalProcess:
         self._buf = b""
 
     def _exit_detail(self) -> str:
-        try:
-            rc = self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            rc = None
-        return describe_exit(rc)
+        return describe_exit(procs.exit_status(self.proc, 2))
 
     def _readline(self, timeout: float):
         line, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_line, timeout)
@@ -174,7 +155,7 @@ class ExternalProcess:
         results: list = [None] * len(items)
         start = 0
         while start < len(items):
-            if self.proc is not None and self.proc.poll() is not None:
+            if self.proc is not None and procs.exited(self.proc):
                 self.kill()  # died between calls: not the next item's fault
                 self.restarts += 1
             try:
@@ -220,10 +201,10 @@ class ExternalProcess:
             proc = self.proc
             if proc is not None:
                 try:
-                    proc.stdin.close()
-                    proc.wait(timeout=1)
-                except (OSError, subprocess.TimeoutExpired):
+                    proc.stdin.close()  # end of input: the program may exit on its own
+                except OSError:
                     pass
+                procs.exit_status(proc, 1.0)
             self.kill()
 
     def acquire(self):

@@ -28,6 +28,7 @@ import time
 import weakref
 from pathlib import Path
 
+from .. import procs
 from . import backends as B
 from .worker import encode
 
@@ -173,24 +174,8 @@ def describe_exit(returncode) -> str:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            try:
-                proc.kill()
-            except ProcessLookupError:
-                pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover - unkillable
-        pass
-    for f in (proc.stdin, proc.stdout):
-        try:
-            if f:
-                f.close()
-        except OSError:
-            pass
+    """End the worker and everything in its process group (audit.procs.stop)."""
+    procs.stop(proc)
 
 
 def _finalize(holder: dict) -> None:
@@ -256,10 +241,10 @@ class WorkerClient:
                 return
             if self._stderr is None:
                 self._stderr = tempfile.TemporaryFile()
-            proc = subprocess.Popen(
+            proc = procs.spawn(
                 [sys.executable, "-m", "audit.adapters.worker"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, env=worker_env(self.cwd), start_new_session=True, bufsize=0,
+                cwd=self.cwd, env=worker_env(self.cwd), bufsize=0,
             )
             self._holder["proc"] = proc
             self._buf = b""
@@ -267,7 +252,7 @@ class WorkerClient:
             self._pending = []
             self._live = set()
             for bid, spec in self.specs.items():
-                self._send(("load", bid, spec))
+                self._send(["load", bid, spec])
                 self._pending.append(bid)
 
     def _kill(self) -> None:
@@ -287,16 +272,11 @@ class WorkerClient:
         return frame
 
     def _exit_detail(self) -> str:
-        proc = self.proc
-        try:
-            rc = proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            rc = None
-        return describe_exit(rc)
+        return describe_exit(procs.exit_status(self.proc, 2))
 
     def _settle(self) -> None:
         """Read the ready frame and outstanding load answers."""
-        if self.proc is not None and self.proc.poll() is not None:
+        if self.proc is not None and procs.exited(self.proc):
             self._kill()  # died between calls (not any item's fault): start afresh
             self.restarts += 1
         if self.proc is None:
@@ -345,7 +325,7 @@ class WorkerClient:
             self.specs[bid] = spec
             if self.proc is not None:
                 try:
-                    self._send(("load", bid, spec))
+                    self._send(["load", bid, spec])
                     self._pending.append(bid)
                 except OSError:
                     self._kill()
@@ -369,7 +349,7 @@ class WorkerClient:
         with self.lock:
             try:
                 self._settle()
-                self._send(("signature", bid, claims))
+                self._send(["signature", bid, claims])
                 frame = self._recv(self.timeout)
             except (WorkerFailure, OSError):
                 self._kill()
@@ -397,7 +377,7 @@ class WorkerClient:
                 if bid not in self._live:
                     why = self._reload_errors.get(bid) or self.loaded.get(bid, ("", "?"))[1]
                     raise WorkerFailure(f"worker restart failed: {why}")
-                self._send(("run", bid, op, claims, items[start:]))
+                self._send(["run", bid, op, claims, items[start:]])
             except (WorkerFailure, OSError) as e:
                 if isinstance(e, OSError):  # the worker died before reading the batch
                     detail = self._exit_detail() if self.proc is not None else str(e)
@@ -456,12 +436,15 @@ class WorkerClient:
             if proc is None:
                 return
             try:
-                self._send(("exit",))
+                self._send(["exit"])
                 proc.stdin.close()
-                proc.wait(timeout=1)
-            except (OSError, subprocess.TimeoutExpired):
+            except OSError:
                 pass
-            self._kill()
+            self._holder["proc"] = None
+            self._ready = False
+            self._pending = []
+            # a second to exit on its own, then its group (children it forked) is killed too
+            procs.stop(proc, wait=1.0)
             if self._stderr is not None:
                 self._stderr.close()
                 self._stderr = None

@@ -258,11 +258,12 @@ def run(args) -> int:
     from concurrent.futures import ThreadPoolExecutor
 
     from .. import report
+    from ..procs import stop_on_interrupt
     from ..report.details import start_verification
 
     # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited.
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=2) as pool, stop_on_interrupt(pool):
         result = execute(args, adapters, on_summary=(lambda s: start_verification(s, pool)) if verify else None)
     report.render_terminal(result)
     impact = impact_studies(args, result)

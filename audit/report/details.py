@@ -73,7 +73,9 @@ def _verify_all(result) -> None:
     bound to one core)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    from ..procs import stop_on_interrupt
+
+    with ThreadPoolExecutor(max_workers=2) as pool, stop_on_interrupt(pool):
         for a in result.adapters:
             for fut in start_verification(a, pool):
                 fut.result()

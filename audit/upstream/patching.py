@@ -199,14 +199,22 @@ def reaudit(implementation: str, pythonpath: Optional[Path] = None, *, timeout: 
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     if pythonpath is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(pythonpath)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    from .. import procs
+
     with tempfile.TemporaryDirectory(prefix="chrf-audit-reaudit-") as tmp:
         out = Path(tmp) / "audit.json"
-        proc = subprocess.run(
-            reaudit_command(implementation, out), env=env, cwd=tmp,
-            capture_output=True, text=True, timeout=timeout,
-        )
+        # its own process group, owned by audit.procs: SIGTERM/Ctrl-C of this process stops it
+        # (SIGTERM first, so that it ends its own workers), and no new one starts after that
+        proc = procs.spawn(reaudit_command(implementation, out), grace=3.0, env=env, cwd=tmp,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"re-audit of {implementation} took more than {timeout:g} s") from None
+        finally:
+            procs.stop(proc, term=proc.returncode is None)
         if proc.returncode not in (0, 1) or not out.is_file():
-            raise RuntimeError(f"re-audit of {implementation} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+            raise RuntimeError(f"re-audit of {implementation} failed ({proc.returncode}): {(err or '').strip()[-2000:]}")
         return json.loads(out.read_text(encoding="utf-8"))
 
 
