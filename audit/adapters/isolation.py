@@ -34,6 +34,12 @@ from .worker import encode
 
 _AUDIT_ROOT = str(Path(__file__).resolve().parents[2])
 
+#: Starting a worker and importing the implementation (or starting an external program and
+#: its hello) is bounded by ``max(--timeout, LOAD_FLOOR)`` seconds: a module that sleeps on
+#: import fails within that bound, while a heavy but honest import (numpy, torch) on a busy
+#: machine is not mistaken for a hang by a short per-call --timeout.
+LOAD_FLOOR = 15.0
+
 
 class _Sentinel:
     def __init__(self, name: str):
@@ -210,7 +216,7 @@ def worker_env(cwd: str) -> dict:
 class WorkerClient:
     """One warm worker process hosting any number of loaded backends."""
 
-    def __init__(self, timeout: float, startup_timeout: float = 60.0):
+    def __init__(self, timeout: float, startup_timeout: float = LOAD_FLOOR):
         self.timeout = float(timeout)
         self.startup_timeout = max(float(startup_timeout), self.timeout)
         self.cwd = os.getcwd()

@@ -158,6 +158,7 @@ def check(args) -> int:
 
     cfg = _config.load(args.config)
     args.timeout_given = args.timeout is not None
+    args.cases_explicit = args.cases is not None or cfg.cases is not None
     _merge(args, cfg)
     validate_search_args(args)
     check_report_outputs(args)

@@ -161,8 +161,11 @@ def run(args, *, adapter=None, console=None) -> int:
     from ..impact import run_impact
     from ..textfiles import check_same_length, read_segments
 
-    if args.resamples < 1:
-        raise UsageError(f"--resamples must be a positive integer, got {args.resamples}")
+    from .. import limits
+
+    limits.check_resamples(args.resamples)
+    limits.check_timeout(args.timeout)
+    limits.check_claims(_overrides(args))
     if not 0 < args.alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
     check_file(args.json, "--json")
@@ -179,6 +182,10 @@ def run(args, *, adapter=None, console=None) -> int:
     own = adapter is None
     if own:
         adapter = _resolve_adapter(args)
+        if not adapter.supports.corpus:
+            _close(adapter)
+            raise UsageError(f"{adapter.name} has no corpus-level function: impact compares corpus scores "
+                             "(give --corpus-impl package.module:function)")
     try:
         params = adapter.claims.params()
         over = _overrides(args)

@@ -56,8 +56,8 @@ def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX
                    help=f"Hypothesis examples per level and implementation (default {max_examples})")
     g.add_argument("--tolerance", type=float, default=1e-9, metavar="X",
                    help="absolute tolerance on the 0..100 scale (default 1e-9)")
-    g.add_argument("--cases", type=Path, default=Path("cases"), metavar="DIR",
-                   help="regression cases replayed first (default cases/)")
+    g.add_argument("--cases", type=Path, default=None, metavar="DIR",
+                   help="regression cases replayed first (default cases/ when it exists; a named DIR must exist)")
     g.add_argument("--save-cases", action="store_true", help="save each finding's minimal repro into the cases dir")
 
 
@@ -101,27 +101,31 @@ def register(sub) -> None:
 
 
 def validate_search_args(args) -> None:
-    if args.max_examples < 1:
-        raise UsageError("--max-examples must be >= 1")
-    if not args.tolerance >= 0:
-        raise UsageError("--tolerance must be >= 0")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be > 0")
+    from .. import limits
+    from ..cases_arg import check_cases_arg
+
+    limits.check_examples(args.max_examples)
+    limits.check_tolerance(args.tolerance)
+    limits.check_timeout(args.timeout)
+    limits.check_claims(claim_overrides(args))
+    check_cases_arg(args)
     if getattr(args, "impact_data", None) is not None:
         if args.impact_systems is not None and args.impact_systems < 2:
             raise UsageError("--impact-systems must be >= 2")
-        if args.impact_resamples < 1:
-            raise UsageError("--impact-resamples must be >= 1")
+        limits.check_resamples(args.impact_resamples, "--impact-resamples")
         if not 0 < args.impact_alpha < 1:
             raise UsageError("--impact-alpha must be between 0 and 1")
-        if not args.impact_timeout > 0:
-            raise UsageError("--impact-timeout must be > 0")
+        limits.check_timeout(args.impact_timeout, "--impact-timeout")
 
 
 def resolve_adapters(args):
     from ..adapters import resolve
 
+    from .. import limits
+
     overrides = claim_overrides(args)
+    limits.check_timeout(args.timeout)  # a configuration entry's own timeout too
+    limits.check_claims(overrides)
     try:
         return resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
                        overrides=overrides or None, timeout=args.timeout)
