@@ -67,6 +67,7 @@ def main(argv=None) -> int:
         parser.print_help()
         return 2
     procs.install()  # SIGTERM ends every child process tree and removes temporary directories
+    procs.reopen()
     _private_hypothesis_storage()
     try:
         return int(args.func(args) or 0)
@@ -74,7 +75,7 @@ def main(argv=None) -> int:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (procs.Terminated)
-        procs.stop_all()
+        procs.stop_all(final=True)
         terminated = isinstance(exc, procs.Terminated)
         print(f"chrf-audit: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
         return 143 if terminated else 130

@@ -29,6 +29,7 @@ from typing import Optional
 
 _lock = threading.Lock()
 _live: dict[int, tuple[subprocess.Popen, float]] = {}  # pid -> (process, grace seconds for SIGTERM)
+_closing = False  # set by stop_all(final=True): no new child
 
 
 class Terminated(KeyboardInterrupt):
@@ -39,10 +40,18 @@ def spawn(argv, *, grace: float = 0.0, **kwargs) -> subprocess.Popen:
     """Popen ``argv`` in a new session, registered until ``stop``.  ``grace``: seconds the
     child gets after SIGTERM before SIGKILL (for chrf-audit children that clean up)."""
     kwargs["start_new_session"] = True
-    proc = subprocess.Popen(argv, **kwargs)
-    with _lock:
+    with _lock:  # under the lock: stop_all cannot miss a child started concurrently
+        if _closing:
+            raise Terminated("chrf-audit is stopping: no new process")
+        proc = subprocess.Popen(argv, **kwargs)
         _live[proc.pid] = (proc, grace)
     return proc
+
+
+def reopen() -> None:
+    """Allow ``spawn`` again (a new command in the same process, e.g. tests)."""
+    global _closing
+    _closing = False
 
 
 def live() -> list[subprocess.Popen]:
@@ -120,10 +129,13 @@ def stop(proc: Optional[subprocess.Popen], *, wait: float = 0.0, term: bool = Fa
             del _live[proc.pid]
 
 
-def stop_all() -> None:
+def stop_all(final: bool = False) -> None:
     """Stop every registered child: SIGTERM to all of them at once, one shared grace period
-    for the chrf-audit children to clean up, then SIGKILL of every group."""
+    for the chrf-audit children to clean up, then SIGKILL of every group.  ``final``: from
+    now on ``spawn`` refuses (a job thread must not start a new re-audit after Ctrl-C)."""
+    global _closing
     with _lock:
+        _closing = _closing or final
         items = list(_live.values())
     graceful = [p for p, g in items if g > 0 and not exited(p)]
     for p in graceful:
@@ -136,15 +148,19 @@ def stop_all() -> None:
 
 
 @contextlib.contextmanager
-def stop_on_interrupt(pool=None):
-    """Ctrl-C or SIGTERM inside the block: cancel ``pool``'s queued jobs (no new re-audit
-    starts) and stop every child now, so that the pool's shutdown does not wait for them."""
+def owned_pool(max_workers: int):
+    """A thread pool whose jobs start children (re-audits).  Ctrl-C or SIGTERM inside the
+    block *or while waiting for its jobs at the end*: the queued jobs are cancelled, every
+    child is stopped now and no new one can start, so the shutdown does not wait for them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=max_workers)
     try:
-        yield
+        yield pool
+        pool.shutdown(wait=True)
     except KeyboardInterrupt:
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
-        stop_all()
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_all(final=True)
         raise
 
 

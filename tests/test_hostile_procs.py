@@ -83,6 +83,24 @@ def test_signal_ends_workers_and_forked_children(tmp_path, sig, code):
         main.kill()
 
 
+def test_sigkill_of_the_audit_still_ends_its_workers(tmp_path):
+    """No handler sees SIGKILL: the worker's watchdog notices its parent is gone and kills
+    its own process group (the implementation's children included)."""
+    mark = uuid.uuid4().hex
+    (tmp_path / "cases").mkdir()
+    main = _start(["run", "--impl", "planted_hostile:fork_and_hang", "--timeout", "120", "--quiet",
+                   "--max-examples", "5", "--cases", "cases"], tmp_path, mark)
+    try:
+        assert _until(lambda: (tmp_path / "pids").is_file() and (tmp_path / "pids").read_text().endswith("\n"))
+        worker, grandchild = map(int, (tmp_path / "pids").read_text().split()[:2])
+        main.kill()
+        main.wait(60)
+        assert _until(lambda: not _marked(mark), 30), _marked(mark)
+        assert not _alive(worker) and not _alive(grandchild)
+    finally:
+        main.kill()
+
+
 def test_sigterm_during_validate_patch_leaves_nothing(tmp_path):
     """c994a20: 4 auditing processes and a /tmp/chrf-audit-validate-* directory were left."""
     mark = uuid.uuid4().hex
@@ -119,9 +137,10 @@ def test_grandchild_in_worker_group_dies_on_normal_close(tmp_path, monkeypatch):
     assert not _alive(worker)
 
 
-def test_interrupt_cancels_queued_jobs_and_stops_running_children():
+@pytest.mark.parametrize("during", ["block", "final wait"])
+def test_interrupt_cancels_queued_jobs_and_stops_running_children(during):
     """What made Ctrl-C during patch verification take ~50 s: the pool waited for running
-    re-audits and started the queued ones."""
+    re-audits and started the queued ones, also when Ctrl-C came while waiting at the end."""
     started = []
     running = threading.Event()
 
@@ -132,17 +151,28 @@ def test_interrupt_cancels_queued_jobs_and_stops_running_children():
         proc.wait()
         return proc.returncode
 
+    def interrupt_later():
+        assert running.wait(60)
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C: KeyboardInterrupt in the main thread
+
     t0 = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        with ThreadPoolExecutor(max_workers=1) as pool, procs.stop_on_interrupt(pool):
-            futures = [pool.submit(job, k) for k in range(3)]
-            assert running.wait(60)
-            raise KeyboardInterrupt
-    assert started == [0]
-    assert futures[0].result() == -signal.SIGKILL
-    assert all(f.cancelled() for f in futures[1:])
-    assert not procs.live()
-    assert time.monotonic() - t0 < 250  # hang detection only (the child sleeps 300 s)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with procs.owned_pool(1) as pool:
+                futures = [pool.submit(job, k) for k in range(3)]
+                if during == "block":
+                    assert running.wait(60)
+                    raise KeyboardInterrupt
+                threading.Thread(target=interrupt_later, daemon=True).start()
+        assert started == [0]
+        assert futures[0].result(60) == -signal.SIGKILL
+        assert all(f.cancelled() for f in futures[1:])
+        assert not procs.live()
+        with pytest.raises(procs.Terminated):  # and no new child can start
+            procs.spawn([sys.executable, "-c", "pass"])
+        assert time.monotonic() - t0 < 250  # hang detection only (the child sleeps 300 s)
+    finally:
+        procs.reopen()
 
 
 def test_stop_kills_the_group_before_reaping():

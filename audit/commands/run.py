@@ -259,15 +259,13 @@ def run(args) -> int:
     adapters = resolve_adapters(args)
     default_dir = Path("reports") if not (args.impl or args.corpus_impl or args.external) else None
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
-    from concurrent.futures import ThreadPoolExecutor
-
     from .. import report
-    from ..procs import stop_on_interrupt
+    from ..procs import owned_pool
     from ..report.details import start_verification
 
     # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited.
-    with ThreadPoolExecutor(max_workers=2) as pool, stop_on_interrupt(pool):
+    with owned_pool(2) as pool:
         result = execute(args, adapters, on_summary=(lambda s: start_verification(s, pool)) if verify else None)
     report.render_terminal(result)
     impact = impact_studies(args, result)
