@@ -96,3 +96,27 @@ def test_diff_of_an_arbitrary_directory_is_refused(project, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "not the implementation's package" in err, err
     assert (evil / "victim.py").read_text() == VICTIM
+
+
+def test_git_headers_cannot_name_other_files():
+    """GNU patch honours git extended headers (``rename to``) and ``Index:``: only the
+    checked ---/+++ headers may reach it; hunk lines that look like headers stay."""
+    from audit.upstream.patching import plain_unified
+
+    diff = ("diff --git a/pkg/x.py b/pkg/x.py\nrename from pkg/x.py\nrename to ../../y.py\nIndex: ../z.py\n"
+            "--- a/pkg/x.py\n+++ b/pkg/x.py\n@@ -1,3 +1,3 @@\n-index 5\n+Index: 6\n rename to z\n")
+    assert plain_unified(diff) == ("--- a/pkg/x.py\n+++ b/pkg/x.py\n@@ -1,3 +1,3 @@\n-index 5\n+Index: 6\n"
+                                   " rename to z\n")
+
+
+@pytest.mark.skipif(not shutil.which("patch"), reason="GNU patch not installed")
+def test_gnu_patch_with_rename_header_stays_in_the_copy(tmp_path):
+    site = tmp_path / "site"
+    (site / "pkg").mkdir(parents=True)
+    (site / "pkg" / "victim.py").write_text(VICTIM)
+    diff = ("diff --git a/pkg/victim.py b/pkg/victim.py\nrename from pkg/victim.py\nrename to ../escaped.py\n"
+            + _traversal("pkg/"))
+    dest = apply_to_copy(diff, site, tmp_path / "dest", use_patch_program=True)
+    assert (dest / "pkg" / "victim.py").read_text() == "precious = 'overwritten'\n"
+    assert (site / "pkg" / "victim.py").read_text() == VICTIM
+    assert not (tmp_path / "escaped.py").exists() and not (tmp_path / "dest" / "escaped.py").exists()

@@ -138,6 +138,29 @@ def apply_unified_diff(diff: str, root: Path) -> list[Path]:
     return changed
 
 
+#: Lines that make GNU patch pick file names (or modes) by itself: git extended headers
+#: (``rename to ../x``), ``Index:``, ``Prereq:``, context-diff headers.  Only the ---/+++
+#: headers checked by ``safe_relpath`` may name a file.
+_FOREIGN_HEADER = re.compile(r"^(diff --git |rename |copy |similarity |dissimilarity |new file mode|"
+                             r"deleted file mode|old mode|new mode|index |Index:|Prereq:|\*\*\* |Binary files|GIT binary)")
+
+
+def plain_unified(diff: str) -> str:
+    """``diff`` without the header lines outside hunks that could name other files."""
+    out, in_hunk = [], 0
+    for line in diff.splitlines(keepends=True):
+        if line.startswith("@@"):
+            in_hunk = 1
+        elif line.startswith(("--- ", "+++ ")) and not in_hunk:
+            pass
+        elif line[:1] not in (" ", "+", "-", "\\") and line not in ("\n", "\r\n"):
+            in_hunk = 0
+        if not in_hunk and _FOREIGN_HEADER.match(line):
+            continue
+        out.append(line)
+    return "".join(out)
+
+
 def diff_files(diff: str) -> list[str]:
     return [rel for rel, _ in parse_unified_diff(diff)]
 
@@ -157,6 +180,7 @@ def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: O
             raise PatchError(f"{top} is not in {site_dir}")
     for rel in rels:  # GNU patch follows symlinks: nothing it writes may leave the copy
         contained(dest, rel)
+    diff = plain_unified(diff)
     program = shutil.which("patch")
     if use_patch_program is None:
         use_patch_program = program is not None
