@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from audit import baseline as B
 from audit.adapters import resolve
 from audit.cli import main
 

@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 from types import SimpleNamespace as F
 
-import pytest
 
 from audit import baseline as B
 from audit.cli import main

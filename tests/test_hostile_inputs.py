@@ -2,7 +2,6 @@
 silently accepted is now a one-line error with exit 2 (or an honest finding)."""
 
 import json
-import os
 import sys
 import time
 from pathlib import Path

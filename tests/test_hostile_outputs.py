@@ -5,7 +5,6 @@ import dataclasses
 import json
 import multiprocessing
 import os
-from pathlib import Path
 
 import pytest
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from audit.adapters import resolve
-from audit.adapters.isolation import _take_frame, BadFrame, valid_description, valid_result
+from audit.adapters.frames import BadFrame, _take_frame, valid_description, valid_result
 
 HERE = Path(__file__).resolve().parent
 

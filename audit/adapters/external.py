@@ -22,7 +22,8 @@ from ..errors import UsageError
 from ..limits import check_claims
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
-from .isolation import EOF, LOAD_FLOOR, TIMEOUT, describe_exit, read_frame, stderr_tail
+from .frames import EOF, TIMEOUT, read_frame
+from .isolation import LOAD_FLOOR, describe_exit, stderr_tail
 
 PROTOCOL_VERSION = 1
 
