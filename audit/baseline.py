@@ -184,6 +184,58 @@ def compare(findings: Iterable, baseline: Baseline, *, today: _dt.date,
     return out
 
 
+def update_file(path: Path, findings: Iterable, *, audited: Iterable[str], today: _dt.date) -> tuple[int, list, list]:
+    """Accept ``findings`` in the baseline file at ``path``, changing only the entries of the
+    implementations in ``audited`` (the ones this run looked at): their entries that no longer
+    reproduce are removed, new findings are added (reason "accepted <today>"), and every other
+    entry, top-level key and the order of entries is kept as it is (the raw JSON objects, so
+    hand-written reasons and unknown keys survive unchanged).
+
+    The read-modify-write happens under an exclusive lock on the baseline's directory, and the
+    file is replaced atomically: concurrent updates are serialized and neither loses the
+    other's entries.  Nothing changed: the file is not rewritten.
+    Returns (number of accepted entries, added entries, removed entries)."""
+    from .outputs import atomic_write, locked
+
+    path = Path(path)
+    audited = set(audited)
+    findings = list(findings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with locked(path.parent):
+        current = load(path)  # validated; re-read under the lock (another run may have written)
+        doc = json.loads(path.read_text(encoding="utf-8")) if current.exists else {"schema_version": SCHEMA_VERSION}
+        raw_entries = list(doc.get("accepted", []))
+        wanted = {}
+        for f in findings:
+            if f.implementation in audited:
+                wanted.setdefault(fingerprint(f.implementation, f.family), f)
+        kept, removed = [], []
+        for raw in raw_entries:
+            e = _entry(path.name, 0, raw)
+            if e.implementation in audited and e.fingerprint not in wanted:
+                removed.append(e)
+            else:
+                kept.append(raw)
+        present = {_entry(path.name, 0, raw).fingerprint for raw in kept}
+        added = []
+        for fp, f in wanted.items():
+            if fp in present:
+                continue
+            entry = Entry(f.implementation, f.family, f"accepted {today.isoformat()}")
+            added.append(entry)
+            # after the last entry of the same implementation (else at the end): the others keep their place
+            at = max((i + 1 for i, raw in enumerate(kept) if raw.get("implementation") == f.implementation),
+                     default=len(kept))
+            kept.insert(at, entry.to_dict())
+        if added or removed or not current.exists:
+            doc["accepted"] = kept
+            doc.setdefault("schema_version", SCHEMA_VERSION)
+            if list(doc)[0] != "schema_version":
+                doc = {"schema_version": doc.pop("schema_version"), **doc}
+            atomic_write(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        return len(kept), added, removed
+
+
 def updated(baseline: Baseline, findings: Iterable, *, today: _dt.date) -> tuple[Baseline, list, list]:
     """A baseline accepting exactly ``findings``: existing entries keep their reason and expiry,
     new ones get the reason "accepted <today>", stale ones are dropped.

@@ -8,8 +8,12 @@ its parser and sets ``func(args) -> int``.  Exit codes (DESIGN.md): 0 no (new) f
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
+import os
+import shutil
 import sys
+import tempfile
 
 from .errors import UsageError
 
@@ -34,20 +38,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_hypothesis_home = None
+
+
+def _private_hypothesis_storage() -> None:
+    """Hypothesis caches the constants it mines from source files in ``./.hypothesis``, even
+    with ``database=None``: every run left that directory in the user's current directory.
+    Unless the user chose a place (HYPOTHESIS_STORAGE_DIRECTORY), it goes into a temporary
+    directory removed at exit."""
+    global _hypothesis_home
+    if _hypothesis_home is not None or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return
+    try:
+        from hypothesis.configuration import set_hypothesis_home_dir
+    except ImportError:  # pragma: no cover - a hypothesis without it: its default applies
+        return
+    _hypothesis_home = tempfile.mkdtemp(prefix="chrf-audit-hypothesis-")
+    set_hypothesis_home_dir(_hypothesis_home)
+    atexit.register(shutil.rmtree, _hypothesis_home, True)
+
+
 def main(argv=None) -> int:
+    from . import procs
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    procs.install()  # SIGTERM ends every child process tree and removes temporary directories
+    procs.reopen()
+    _private_hypothesis_storage()
     try:
         return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("chrf-audit: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (procs.Terminated)
+        procs.stop_all(final=True)
+        terminated = isinstance(exc, procs.Terminated)
+        print(f"chrf-audit: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        return 143 if terminated else 130
 
 
 if __name__ == "__main__":  # pragma: no cover

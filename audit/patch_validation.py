@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from . import procs
 from .errors import UsageError
 from .textfiles import read_bytes
 
@@ -201,6 +202,7 @@ def prepare_after(target: Target, *, diff: Optional[str], diff_name: str, source
         return package_root(top)
 
     diff, touched = normalize_diff(diff, diff_name, locate)
+    refuse_foreign(touched, tops, diff_name)
     roots = set(touched.values())
     if len(roots) > 1:
         raise UsageError(f"{diff_name}: the diff touches packages in different directories "
@@ -212,6 +214,25 @@ def prepare_after(target: Target, *, diff: Optional[str], diff_name: str, source
         raise UsageError(f"{diff_name} does not apply to {', '.join(sorted(touched))} in {site_dir}: "
                          f"{_one_line(str(exc))}") from None
     return dest, sorted(touched), _changed_files(diff)
+
+
+#: chrf-audit's own packages: a diff of the oracle would make the after-audit compare the
+#: implementation with a patched reference.
+OWN_PACKAGES = ("audit", "reference_impl")
+_OWN_DIRS = {Path(__file__).resolve().parents[1] / p for p in OWN_PACKAGES}
+
+
+def refuse_foreign(touched: dict, tops: list, diff_name: str) -> None:
+    """A diff may patch only the implementation's own top-level package(s), never chrf-audit
+    itself: anything else (another installed package, a directory named by an absolute path
+    that happens to be importable as a namespace) is refused before any copy is made."""
+    for top, root in touched.items():
+        if top in OWN_PACKAGES or (Path(root) / top).resolve() in _OWN_DIRS:
+            raise UsageError(f"{diff_name}: the diff patches chrf-audit itself ({top}); "
+                             "validate-patch only patches the implementation under audit")
+        if top not in tops:
+            raise UsageError(f"{diff_name}: the diff patches {top!r}, not the implementation's package "
+                             f"({', '.join(tops)})")
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -245,9 +266,11 @@ class _Job:
         self.out = self.dir / "result.json"
         req = dict(request, out=str(self.out))
         (self.dir / "request.json").write_text(json.dumps(req), encoding="utf-8")
-        self.proc = subprocess.Popen(
+        # owned by audit.procs: on SIGTERM/Ctrl-C it gets SIGTERM (it then closes its own
+        # workers) and a short grace period, then its process group is killed
+        self.proc = procs.spawn(
             [sys.executable, "-m", "audit.patch_validation", str(self.dir / "request.json")],
-            cwd=self.dir, env=_env(first), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            grace=3.0, cwd=self.dir, env=_env(first), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
 
     def wait(self) -> tuple[int, Optional[dict], str]:
@@ -264,9 +287,7 @@ class _Job:
         return rc, data, msg
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        procs.stop(self.proc, term=not procs.exited(self.proc))
 
 
 def _run_pair(before: tuple, after: tuple) -> tuple[tuple, tuple]:
@@ -359,10 +380,6 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
             files=files, before_versions={
                 a["implementation"]: a["version"] for a in rb[1]["adapters"]}, after_versions={},
         )
-        own = target.packages()
-        if diff is not None and not set(tops) & set(own):
-            result.notes.append(f"the diff touches {', '.join(tops)}, not the implementation's package "
-                                f"({', '.join(own)})")
         if ra[0] != 0:
             if ra[0] == 2 and "patched copy" in ra[2]:
                 raise UsageError(ra[2])
@@ -532,12 +549,16 @@ def _worker(request: dict) -> dict:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    procs.install()
     request = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     try:
         payload = _worker(request)
     except UsageError as exc:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # SIGTERM from the parent: the adapters are closed by now
+        procs.stop_all()
+        return 143
     Path(request["out"]).write_text(json.dumps(payload), encoding="utf-8")
     return 0
 

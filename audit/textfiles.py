@@ -41,7 +41,9 @@ def read_segments(path: str | os.PathLike) -> list[str]:
     """The segments of a UTF-8 text file, one per line, with only the line terminator
     ("\\n" or "\\r\\n") removed: leading/trailing spaces, tabs and other whitespace are kept.
 
-    A UTF-8 byte order mark at the start of the file is dropped.  Raises ``UsageError`` for a
+    A UTF-8 byte order mark at the start of the file is dropped.  A line longer than the
+    limit (``audit.limits``, default 100000 characters) is refused: it would make the n-gram
+    statistics of one segment, not the file, decide the memory used.  Raises ``UsageError`` for a
     missing or unreadable file and for invalid UTF-8, naming the file, line and column, e.g.
     ``sys.txt line 17: invalid UTF-8 (byte 0xff at column 4)`` (columns count bytes, from 1).
     """
@@ -50,7 +52,12 @@ def read_segments(path: str | os.PathLike) -> list[str]:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     segments: list[str] = []
+    from .limits import check_line, limit
+
+    longest = limit("line_length")
     for lineno, raw in enumerate(_split_lines(data), start=1):
+        if len(raw) > longest:  # bytes >= characters: decode only what may fit
+            check_line(name, lineno, len(raw.decode("utf-8", "replace")))
         try:
             segments.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:

@@ -92,9 +92,12 @@ def test_baseline_lifecycle(project, capsys):
     (project / "pyproject.toml").write_text(_config(CORRECT, "strict = true"), encoding="utf-8")
     assert main(["check", "--quiet", "--today", "2030-01-03"]) == 1
     capsys.readouterr()
-    # --update-baseline drops the stale entry
+    # --update-baseline changes only the audited implementation's entries: the entry of the
+    # implementation no longer configured stays, with its reason (issue 12)
+    before = (project / "chrf-audit-baseline.json").read_text()
     assert main(["check", "--quiet", "--update-baseline"]) == 0
-    assert json.loads((project / "chrf-audit-baseline.json").read_text())["accepted"] == []
+    assert "(0 added, 0 removed)" in capsys.readouterr().out
+    assert (project / "chrf-audit-baseline.json").read_text() == before
 
 
 def test_flags_override_the_configuration(project, capsys, monkeypatch):

@@ -17,39 +17,27 @@ import threading
 import weakref
 from typing import Optional
 
+from .. import procs
+from ..errors import UsageError
+from ..limits import check_claims
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
-from .isolation import EOF, TIMEOUT, describe_exit, read_frame, stderr_tail
+from .frames import EOF, TIMEOUT, read_frame
+from .isolation import LOAD_FLOOR, describe_exit, stderr_tail
 
 PROTOCOL_VERSION = 1
 
 
 def _kill(holder: dict) -> None:
+    """End the program's whole process group (audit.procs.stop) and its writer thread."""
     proc = holder.get("proc")
     holder["proc"] = None
     if proc is None:
         return
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, 9)
-        except (ProcessLookupError, PermissionError):
-            try:
-                proc.kill()
-            except ProcessLookupError:
-                pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover
-        pass
+    procs.stop(proc)
     writer = holder.pop("writer", None)
     if writer is not None:
         writer.join(timeout=2)
-    for f in (proc.stdin, proc.stdout):
-        try:
-            f.close()
-        except OSError:
-            pass
-
 
 
 def _take_line(buf: bytes):
@@ -63,7 +51,7 @@ def _take_line(buf: bytes):
             return line.decode("utf-8", "replace"), buf
 
 class ExternalProcess:
-    def __init__(self, command: str, timeout: float, startup_timeout: float = 60.0):
+    def __init__(self, command: str, timeout: float, startup_timeout: float = LOAD_FLOOR):
         self.command = command
         try:
             self.argv = shlex.split(command)
@@ -79,6 +67,7 @@ class ExternalProcess:
         self._buf = b""
         self._stderr = tempfile.TemporaryFile()
         self._next_id = 1
+        self.out_of_order = ""  # set once an answer carried another request's id
         self.users = 0
         self.restarts = 0
         weakref.finalize(self, _kill, self._holder)
@@ -91,9 +80,9 @@ class ExternalProcess:
         if self.proc is not None:
             return
         try:
-            proc = subprocess.Popen(
+            proc = procs.spawn(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, start_new_session=True, bufsize=0,
+                cwd=self.cwd, bufsize=0,
             )
         except OSError as e:
             raise AdapterError(
@@ -108,11 +97,7 @@ class ExternalProcess:
         self._buf = b""
 
     def _exit_detail(self) -> str:
-        try:
-            rc = self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            rc = None
-        return describe_exit(rc)
+        return describe_exit(procs.exit_status(self.proc, 2))
 
     def _readline(self, timeout: float):
         line, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_line, timeout)
@@ -174,7 +159,7 @@ class ExternalProcess:
         results: list = [None] * len(items)
         start = 0
         while start < len(items):
-            if self.proc is not None and self.proc.poll() is not None:
+            if self.proc is not None and procs.exited(self.proc):
                 self.kill()  # died between calls: not the next item's fault
                 self.restarts += 1
             try:
@@ -199,12 +184,17 @@ class ExternalProcess:
                 line = self._readline(self.timeout)
                 if line is TIMEOUT:
                     results[i] = ("timeout", f"no answer within {self.timeout:g} s")
+                    if self.out_of_order:  # it holds answers back: a protocol violation, not a hang
+                        results[i] = ("invalid", None, f"no answer within {self.timeout:g} s, and this "
+                                      f"program answers out of order ({self.out_of_order})")
                     restart = True
                 elif line is EOF:
                     results[i] = ("crash", self._exit_detail())
                     restart = True
                 else:
                     results[i], restart = _answer(line, ids[k])
+                    if restart and results[i][0] == "invalid" and "does not match request id" in results[i][2]:
+                        self.out_of_order = results[i][2]
                 if restart:
                     self.kill()
                     self.restarts += 1
@@ -220,10 +210,10 @@ class ExternalProcess:
             proc = self.proc
             if proc is not None:
                 try:
-                    proc.stdin.close()
-                    proc.wait(timeout=1)
-                except (OSError, subprocess.TimeoutExpired):
+                    proc.stdin.close()  # end of input: the program may exit on its own
+                except OSError:
                     pass
+                procs.exit_status(proc, 1.0)
             self.kill()
 
     def acquire(self):
@@ -234,6 +224,31 @@ class ExternalProcess:
         self.users -= 1
         if self.users <= 0:
             self.close()
+
+
+def _check_hello(hello: dict) -> None:
+    """The types of a hello answer's fields (docs/external-protocol.md); AdapterError naming
+    the first wrong one.  The program is untrusted input: nothing it sends may raise elsewhere."""
+    def kind(v):
+        return {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}.get(type(v), type(v).__name__)
+
+    for key, want, what in (("claims", dict, "an object"), ("supports", dict, "an object"),
+                            ("sources", dict, "an object"), ("accepts", list, "an array")):
+        v = hello.get(key)
+        if v is not None and not isinstance(v, want):
+            raise AdapterError(f"{key} must be {what}, got {kind(v)} ({json.dumps(v)[:60]})")
+    for k, v in (hello.get("supports") or {}).items():
+        if not isinstance(v, bool):
+            raise AdapterError(f"supports.{k} must be true or false, got {kind(v)}")
+    for v in hello.get("accepts") or []:
+        if not isinstance(v, str):
+            raise AdapterError(f"accepts must list claim names (strings), got {kind(v)}")
+    for k, v in (hello.get("sources") or {}).items():
+        if not isinstance(v, dict):
+            raise AdapterError(f"sources.{k} must be an object, got {kind(v)}")
+    v = hello.get("version")
+    if v is not None and (isinstance(v, (bool, dict, list))):
+        raise AdapterError(f"version must be a string, got {kind(v)}")
 
 
 def _encode(obj) -> bytes:
@@ -284,6 +299,11 @@ class ExternalAdapter(Adapter):
             raise
         hello = hello or {}
         where = f"--external {command!r}"
+        try:
+            _check_hello(hello)
+        except AdapterError as e:
+            process.kill()
+            raise AdapterError(f"{where}: invalid hello answer: {e}") from None
         claims = Claims()
         raw_claims = dict(hello.get("claims") or {})
         if "scale" in hello and "scale" not in raw_claims:
@@ -291,7 +311,8 @@ class ExternalAdapter(Adapter):
         raw_claims = {k: v for k, v in raw_claims.items() if k in CLAIM_FIELDS}
         try:
             claims = claims.replace(**raw_claims)
-        except (TypeError, ValueError) as e:
+            check_claims(raw_claims)
+        except (TypeError, ValueError, UsageError) as e:
             process.kill()
             raise AdapterError(f"{where}: invalid claims in its hello answer: {e}") from None
         sup = hello.get("supports") or {}
@@ -300,6 +321,10 @@ class ExternalAdapter(Adapter):
             corpus=bool(sup.get("corpus", True)),
             multi_reference=bool(sup.get("multi_reference", True)),
         )
+        if not (supports.sentence or supports.corpus):
+            process.kill()
+            raise AdapterError(f"{where}: its hello answer supports neither sentence nor corpus scores: "
+                               "nothing to audit")
         accepts = frozenset(a for a in (hello.get("accepts") or []) if a in CLAIM_FIELDS)
         sources = {}
         for key, loc in (hello.get("sources") or {}).items():

@@ -15,65 +15,28 @@ hang takes the audit with it.
 
 from __future__ import annotations
 
+import json
 import os
-import pickle
-import select
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 import weakref
 from pathlib import Path
 
+from .. import procs
 from . import backends as B
-from .worker import HEADER
+from .frames import EOF, TIMEOUT, BadFrame, _load_answer, _str, _take_frame, read_frame, valid_result
+from .worker import encode
 
 _AUDIT_ROOT = str(Path(__file__).resolve().parents[2])
 
-
-class _Sentinel:
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-#: What ``read_frame`` returns instead of a frame (objects, so no frame can be mistaken for them).
-TIMEOUT = _Sentinel("TIMEOUT")
-EOF = _Sentinel("EOF")
-
-
-def read_frame(fd: int, buf: bytes, take, timeout: float):
-    """Read from ``fd`` until ``take(buf)`` finds a frame; return ``(frame, rest of buf)``,
-    or ``(TIMEOUT, buf)`` / ``(EOF, buf)``.  Shared by the worker pipe (length-prefixed
-    pickles) and external programs (JSON lines): only ``take`` differs."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = take(buf)
-        if got is not None:
-            return got
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return TIMEOUT, buf
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if not ready:
-            return TIMEOUT, buf
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return EOF, buf
-        buf += chunk
-
-
-def _take_frame(buf: bytes):
-    """A length-prefixed pickle from the worker, or None when incomplete."""
-    if len(buf) >= HEADER.size:
-        (n,) = HEADER.unpack_from(buf)
-        if len(buf) >= HEADER.size + n:
-            return pickle.loads(buf[HEADER.size : HEADER.size + n]), buf[HEADER.size + n :]
-    return None
+#: Starting a worker and importing the implementation (or starting an external program and
+#: its hello) is bounded by ``max(--timeout, LOAD_FLOOR)`` seconds: a module that sleeps on
+#: import fails within that bound, while a heavy but honest import (numpy, torch) on a busy
+#: machine is not mistaken for a hang by a short per-call --timeout.
+LOAD_FLOOR = 15.0
 
 
 class WorkerFailure(Exception):
@@ -93,24 +56,8 @@ def describe_exit(returncode) -> str:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            try:
-                proc.kill()
-            except ProcessLookupError:
-                pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover - unkillable
-        pass
-    for f in (proc.stdin, proc.stdout):
-        try:
-            if f:
-                f.close()
-        except OSError:
-            pass
+    """End the worker and everything in its process group (audit.procs.stop)."""
+    procs.stop(proc)
 
 
 def _finalize(holder: dict) -> None:
@@ -145,7 +92,7 @@ def worker_env(cwd: str) -> dict:
 class WorkerClient:
     """One warm worker process hosting any number of loaded backends."""
 
-    def __init__(self, timeout: float, startup_timeout: float = 60.0):
+    def __init__(self, timeout: float, startup_timeout: float = LOAD_FLOOR):
         self.timeout = float(timeout)
         self.startup_timeout = max(float(startup_timeout), self.timeout)
         self.cwd = os.getcwd()
@@ -176,10 +123,10 @@ class WorkerClient:
                 return
             if self._stderr is None:
                 self._stderr = tempfile.TemporaryFile()
-            proc = subprocess.Popen(
+            proc = procs.spawn(
                 [sys.executable, "-m", "audit.adapters.worker"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, env=worker_env(self.cwd), start_new_session=True, bufsize=0,
+                cwd=self.cwd, env=worker_env(self.cwd), bufsize=0,
             )
             self._holder["proc"] = proc
             self._buf = b""
@@ -187,7 +134,7 @@ class WorkerClient:
             self._pending = []
             self._live = set()
             for bid, spec in self.specs.items():
-                self._send(("load", bid, spec))
+                self._send(["load", bid, spec])
                 self._pending.append(bid)
 
     def _kill(self) -> None:
@@ -199,8 +146,7 @@ class WorkerClient:
             kill_group(proc)
 
     def _send(self, msg) -> None:
-        data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
-        self.proc.stdin.write(HEADER.pack(len(data)) + data)
+        self.proc.stdin.write(encode(msg))
 
     def _recv(self, timeout: float):
         """Next frame, or TIMEOUT / EOF."""
@@ -208,16 +154,11 @@ class WorkerClient:
         return frame
 
     def _exit_detail(self) -> str:
-        proc = self.proc
-        try:
-            rc = proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            rc = None
-        return describe_exit(rc)
+        return describe_exit(procs.exit_status(self.proc, 2))
 
     def _settle(self) -> None:
         """Read the ready frame and outstanding load answers."""
-        if self.proc is not None and self.proc.poll() is not None:
+        if self.proc is not None and procs.exited(self.proc):
             self._kill()  # died between calls (not any item's fault): start afresh
             self.restarts += 1
         if self.proc is None:
@@ -225,14 +166,14 @@ class WorkerClient:
         try:
             if not self._ready:
                 frame = self._recv(self.startup_timeout)
-                if not (isinstance(frame, tuple) and frame[0] == "ready"):
+                if not (isinstance(frame, list) and frame[0] == "ready"):
                     raise WorkerFailure(self._startup_problem(frame, "starting"))
                 self._ready = True
             while self._pending:
                 bid = self._pending[0]
-                frame = self._recv(self.startup_timeout)
-                if not isinstance(frame, tuple):
-                    raise WorkerFailure(self._startup_problem(frame, "loading", bid))
+                frame = _load_answer(raw := self._recv(self.startup_timeout))
+                if frame is None:
+                    raise WorkerFailure(self._startup_problem(raw, "loading", bid))
                 self._pending.pop(0)
                 if frame[0] == "ok":
                     self._live.add(bid)
@@ -251,8 +192,10 @@ class WorkerClient:
             detail = f"no answer within {self.startup_timeout:g} s"
         elif frame is EOF:
             detail = self._exit_detail()
+        elif isinstance(frame, BadFrame):
+            detail = f"{frame.why}: {frame.text[:80]!r}"
         else:
-            detail = f"unexpected answer {frame!r:.80}"
+            detail = f"unexpected answer {json.dumps(frame)[:80]}"
         tail = stderr_tail(self._stderr)
         self._kill()
         return f"worker {what}{target} failed: {detail}" + (f" ({tail})" if tail else "")
@@ -264,7 +207,7 @@ class WorkerClient:
             self.specs[bid] = spec
             if self.proc is not None:
                 try:
-                    self._send(("load", bid, spec))
+                    self._send(["load", bid, spec])
                     self._pending.append(bid)
                 except OSError:
                     self._kill()
@@ -288,16 +231,15 @@ class WorkerClient:
         with self.lock:
             try:
                 self._settle()
-                self._send(("signature", bid, claims))
+                self._send(["signature", bid, claims])
                 frame = self._recv(self.timeout)
             except (WorkerFailure, OSError):
                 self._kill()
                 return None
-            if not isinstance(frame, tuple) or frame[0] != "ok":
-                if not isinstance(frame, tuple):
-                    self._kill()
+            if not (isinstance(frame, list) and len(frame) == 2 and frame[0] in ("ok", "error")):
+                self._kill()  # not an answer: the stream cannot be trusted any more
                 return None
-            return frame[1]
+            return frame[1] if frame[0] == "ok" and _str(frame[1]) else None
 
     def run(self, bid: int, op: str, claims: dict, items: list) -> list[tuple]:
         with self.lock:
@@ -317,7 +259,7 @@ class WorkerClient:
                 if bid not in self._live:
                     why = self._reload_errors.get(bid) or self.loaded.get(bid, ("", "?"))[1]
                     raise WorkerFailure(f"worker restart failed: {why}")
-                self._send(("run", bid, op, claims, items[start:]))
+                self._send(["run", bid, op, claims, items[start:]])
             except (WorkerFailure, OSError) as e:
                 if isinstance(e, OSError):  # the worker died before reading the batch
                     detail = self._exit_detail() if self.proc is not None else str(e)
@@ -339,8 +281,18 @@ class WorkerClient:
                 elif frame is EOF:
                     results[i] = ("crash", self._exit_detail())
                 else:
-                    results[i] = frame[2]
-                    continue
+                    ok = (isinstance(frame, list) and len(frame) == 3 and frame[0] == "item"
+                          and type(frame[1]) is int and frame[1] == i - start and valid_result(frame[2]))
+                    if ok:
+                        results[i] = ok
+                        continue
+                    # what the implementation wrote on the protocol descriptor, or a stream
+                    # out of step: data for an invalid-output finding, then a fresh worker
+                    if isinstance(frame, BadFrame):
+                        results[i] = ("invalid", frame.text, frame.why)
+                    else:
+                        results[i] = ("invalid", B.one_line(json.dumps(frame), 200),
+                                      "the worker's answer is not a result frame for this item")
                 self._kill()
                 self.restarts += 1
                 start = i + 1
@@ -366,12 +318,15 @@ class WorkerClient:
             if proc is None:
                 return
             try:
-                self._send(("exit",))
+                self._send(["exit"])
                 proc.stdin.close()
-                proc.wait(timeout=1)
-            except (OSError, subprocess.TimeoutExpired):
+            except OSError:
                 pass
-            self._kill()
+            self._holder["proc"] = None
+            self._ready = False
+            self._pending = []
+            # a second to exit on its own, then its group (children it forked) is killed too
+            procs.stop(proc, wait=1.0)
             if self._stderr is not None:
                 self._stderr.close()
                 self._stderr = None

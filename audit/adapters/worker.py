@@ -1,26 +1,41 @@
 """Warm worker process: ``python -m audit.adapters.worker``.
 
-Protocol (private to chrf-audit): length-prefixed pickle frames on the process's original
-stdin/stdout (4-byte big-endian length, then the pickle).  The implementation's own prints
-go to stderr (fd 1 is redirected there) so they cannot corrupt the protocol, and stdin is
-/dev/null for it.
+Protocol (private to chrf-audit): JSON lines (one JSON array per line, ASCII only, so a
+frame never contains a raw newline) on the process's original stdin/stdout.  Data only:
+the implementation runs in this process and can write to any descriptor it finds, so the
+parent parses every line as data and validates its shape (``isolation.parse_frame``);
+nothing it receives can run code there.  The implementation's own prints go to stderr
+(fd 1 is redirected there) so they cannot corrupt the protocol, and stdin is /dev/null for it.
 
 Parent -> worker:
-  ("load", bid, spec)                      -> ("ok", description) | ("error", message)
-  ("signature", bid, claims)               -> ("ok", str | None)  | ("error", message)
-  ("run", bid, op, claims, items)          -> ("item", i, result) for each item, streamed
-  ("exit",)
-On start the worker sends ("ready", pid).
+  ["load", bid, spec]                      -> ["ok", description] | ["error", message]
+  ["signature", bid, claims]               -> ["ok", str | null]  | ["error", message]
+  ["run", bid, op, claims, items]          -> ["item", i, result] for each item, streamed
+  ["exit"]
+On start the worker sends ["ready", pid].  A watchdog thread kills the worker's process
+group (the implementation's own children included) when the parent process goes away.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import pickle
-import struct
+import signal
 import sys
+import threading
+import time
 
-HEADER = struct.Struct(">I")
+
+def encode(obj) -> bytes:
+    """One frame: a JSON line, ASCII only (lone surrogates and newlines escaped)."""
+    return (json.dumps(obj, ensure_ascii=True, separators=(",", ":"), default=str) + "\n").encode("ascii")
+
+
+def _watch_parent(parent: int) -> None:
+    """The parent died (even by SIGKILL, which no handler sees): end this process group."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os.killpg(0, signal.SIGKILL)
 
 
 def main() -> None:
@@ -35,19 +50,15 @@ def main() -> None:
     from audit.adapters import backends as B
 
     def send(obj) -> None:
-        data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-        proto_out.write(HEADER.pack(len(data)) + data)
+        proto_out.write(encode(obj))
         proto_out.flush()
 
     def recv():
-        head = proto_in.read(HEADER.size)
-        if len(head) < HEADER.size:
-            return None
-        (n,) = HEADER.unpack(head)
-        body = proto_in.read(n)
-        if len(body) < n:
-            return None
-        return pickle.loads(body)
+        line = proto_in.readline()
+        return json.loads(line) if line.strip() else None
+
+    if os.getpgid(0) == os.getpid():  # our own group (the parent starts us in a new session)
+        threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
     loaded: dict = {}
     send(("ready", os.getpid()))

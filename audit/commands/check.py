@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .. import config as _config
 from ..errors import UsageError
+from ..outputs import check_file, check_report_outputs
 from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, execute,
                   resolve_adapters, validate_search_args, write_outputs)
 
@@ -145,8 +146,11 @@ def _github_summary(lines: list[str]) -> None:
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if not target:
         return
-    with open(target, "a", encoding="utf-8") as fh:
-        fh.write("### chrf-audit check\n\n```\n" + "\n".join(lines) + "\n```\n\n")
+    try:
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write("### chrf-audit check\n\n```\n" + "\n".join(lines) + "\n```\n\n")
+    except OSError as exc:  # checked before the audit; the verdict is printed already
+        raise UsageError(f"GITHUB_STEP_SUMMARY {target}: cannot write: {exc.strerror or exc}") from None
 
 
 def check(args) -> int:
@@ -154,8 +158,12 @@ def check(args) -> int:
 
     cfg = _config.load(args.config)
     args.timeout_given = args.timeout is not None
+    args.cases_explicit = args.cases is not None or cfg.cases is not None
     _merge(args, cfg)
     validate_search_args(args)
+    check_report_outputs(args)
+    if args.update_baseline:
+        check_file(args.baseline, "--baseline")
     today = _today(args)
     baseline = B.load(args.baseline)  # before the audit: a broken file fails fast
     adapters = _resolve_all(args, cfg)
@@ -167,9 +175,9 @@ def check(args) -> int:
     write_outputs(args, result)
     audited = [a.implementation for a in result.adapters]
     if args.update_baseline:
-        new, added, removed = B.updated(baseline, result.findings, today=today)
-        path = new.save(args.baseline)
-        lines = [f"baseline {path} updated: {len(new.entries)} accepted "
+        # only the audited implementations' entries change; the file is re-read under a lock
+        n, added, removed = B.update_file(args.baseline, result.findings, audited=audited, today=today)
+        lines = [f"baseline {args.baseline} updated: {n} accepted "
                  f"({len(added)} added, {len(removed)} removed)"]
         lines += [f"  ADDED    {e.implementation}  {e.family}" for e in added]
         lines += [f"  REMOVED  {e.implementation}  {e.family}" for e in removed]

@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..errors import UsageError
+from ..outputs import atomic_write, check_file
 
 HELP = "compare system scores, rankings and significance calls: reference vs an implementation"
 
@@ -160,10 +161,14 @@ def run(args, *, adapter=None, console=None) -> int:
     from ..impact import run_impact
     from ..textfiles import check_same_length, read_segments
 
-    if args.resamples < 1:
-        raise UsageError(f"--resamples must be a positive integer, got {args.resamples}")
+    from .. import limits
+
+    limits.check_resamples(args.resamples)
+    limits.check_timeout(args.timeout)
+    limits.check_claims(_overrides(args))
     if not 0 < args.alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    check_file(args.json, "--json")
     names = _system_names(args.systems)
     refs = [read_segments(r) for r in args.ref]
     hyps = [read_segments(s) for s in args.systems]
@@ -177,6 +182,10 @@ def run(args, *, adapter=None, console=None) -> int:
     own = adapter is None
     if own:
         adapter = _resolve_adapter(args)
+        if not adapter.supports.corpus:
+            _close(adapter)
+            raise UsageError(f"{adapter.name} has no corpus-level function: impact compares corpus scores "
+                             "(give --corpus-impl package.module:function)")
     try:
         params = adapter.claims.params()
         over = _overrides(args)
@@ -194,9 +203,7 @@ def run(args, *, adapter=None, console=None) -> int:
     render(result, console=console)
     if args.json:
         try:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump(result.to_dict(), fh, indent=2, ensure_ascii=False)
-                fh.write("\n")
+            atomic_write(args.json, json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
         except OSError as exc:
             raise UsageError(f"{args.json}: cannot write: {exc.strerror or exc}") from None
     return 0

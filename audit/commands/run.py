@@ -56,8 +56,8 @@ def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX
                    help=f"Hypothesis examples per level and implementation (default {max_examples})")
     g.add_argument("--tolerance", type=float, default=1e-9, metavar="X",
                    help="absolute tolerance on the 0..100 scale (default 1e-9)")
-    g.add_argument("--cases", type=Path, default=Path("cases"), metavar="DIR",
-                   help="regression cases replayed first (default cases/)")
+    g.add_argument("--cases", type=Path, default=None, metavar="DIR",
+                   help="regression cases replayed first (default cases/ when it exists; a named DIR must exist)")
     g.add_argument("--save-cases", action="store_true", help="save each finding's minimal repro into the cases dir")
 
 
@@ -101,27 +101,31 @@ def register(sub) -> None:
 
 
 def validate_search_args(args) -> None:
-    if args.max_examples < 1:
-        raise UsageError("--max-examples must be >= 1")
-    if not args.tolerance >= 0:
-        raise UsageError("--tolerance must be >= 0")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be > 0")
+    from .. import limits
+    from ..cases_arg import check_cases_arg
+
+    limits.check_examples(args.max_examples)
+    limits.check_tolerance(args.tolerance)
+    limits.check_timeout(args.timeout)
+    limits.check_claims(claim_overrides(args))
+    check_cases_arg(args)
     if getattr(args, "impact_data", None) is not None:
         if args.impact_systems is not None and args.impact_systems < 2:
             raise UsageError("--impact-systems must be >= 2")
-        if args.impact_resamples < 1:
-            raise UsageError("--impact-resamples must be >= 1")
+        limits.check_resamples(args.impact_resamples, "--impact-resamples")
         if not 0 < args.impact_alpha < 1:
             raise UsageError("--impact-alpha must be between 0 and 1")
-        if not args.impact_timeout > 0:
-            raise UsageError("--impact-timeout must be > 0")
+        limits.check_timeout(args.impact_timeout, "--impact-timeout")
 
 
 def resolve_adapters(args):
     from ..adapters import resolve
 
+    from .. import limits
+
     overrides = claim_overrides(args)
+    limits.check_timeout(args.timeout)  # a configuration entry's own timeout too
+    limits.check_claims(overrides)
     try:
         return resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
                        overrides=overrides or None, timeout=args.timeout)
@@ -229,19 +233,25 @@ def write_outputs(args, result, default_dir=None, impact=None) -> None:
     stamp = getattr(args, "timestamp", False)
     verify = not getattr(args, "no_verify", False)
     reports_dir = args.reports_dir or default_dir
-    if reports_dir:
-        report.write_reports(result, reports_dir, impact=impact, verify_patches=verify, timestamp=stamp)
-    if args.markdown:
-        report.write_reports(result, args.markdown, impact=impact, verify_patches=verify, timestamp=stamp)
-    if args.json:
-        report.write_json(result, args.json, impact=impact, timestamp=stamp)
-    if args.junit:
-        report.write_junit(result, args.junit)
-    report.append_github_summary(result)
+    try:  # the paths were checked before the audit (audit.outputs); this is a late failure
+        if reports_dir:
+            report.write_reports(result, reports_dir, impact=impact, verify_patches=verify, timestamp=stamp)
+        if args.markdown:
+            report.write_reports(result, args.markdown, impact=impact, verify_patches=verify, timestamp=stamp)
+        if args.json:
+            report.write_json(result, args.json, impact=impact, timestamp=stamp)
+        if args.junit:
+            report.write_junit(result, args.junit)
+        report.append_github_summary(result)
+    except OSError as exc:
+        raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
 
 
 def run(args) -> int:
+    from ..outputs import check_report_outputs
+
     validate_search_args(args)
+    check_report_outputs(args, Path("reports") if not (args.impl or args.corpus_impl or args.external) else None)
     if getattr(args, "impact_data", None) is not None:
         from ..impact import load_impact_data
 
@@ -249,14 +259,13 @@ def run(args) -> int:
     adapters = resolve_adapters(args)
     default_dir = Path("reports") if not (args.impl or args.corpus_impl or args.external) else None
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
-    from concurrent.futures import ThreadPoolExecutor
-
     from .. import report
+    from ..procs import owned_pool
     from ..report.details import start_verification
 
     # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited.
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with owned_pool(2) as pool:
         result = execute(args, adapters, on_summary=(lambda s: start_verification(s, pool)) if verify else None)
     report.render_terminal(result)
     impact = impact_studies(args, result)

@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 from ..errors import UsageError
+from ..outputs import atomic_write, check_file
 from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overrides, validate_search_args
 
 DEFAULT_MAX_EXAMPLES = 100
@@ -42,6 +43,7 @@ def validate_patch(args) -> int:
     from ..patch_validation import Target, read_diff, render, validate
 
     validate_search_args(args)
+    check_file(args.json, "--json")
     if args.external:
         raise UsageError("validate-patch audits a Python package: --external is not supported")
     if args.save_cases:
@@ -65,6 +67,8 @@ def validate_patch(args) -> int:
     result = validate(target, diff=diff, diff_name=str(args.patch) if args.patch else "patch", source=args.source)
     print(render(result))
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            atomic_write(args.json, json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise UsageError(f"--json {args.json}: cannot write: {exc.strerror or exc}") from None
     return 0 if result.ok else 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
+from ..outputs import report_set
 from .chart import scope_chart
 from .details import collect, plain
 from .github import append_github_summary
@@ -24,11 +25,6 @@ __all__ = ["render_terminal", "write_reports", "write_json", "write_junit", "app
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 
 
-def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    return path
 
 
 def write_reports(result, out_dir, *, impact: Optional[dict] = None, timestamp: bool = False,
@@ -41,16 +37,20 @@ def write_reports(result, out_dir, *, impact: Optional[dict] = None, timestamp: 
     ``impact`` maps implementation -> a precomputed impact record (optional ``by_family``).
     ``verify_patches`` re-audits each suggested patch on a temporary copy of the upstream."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     det = collect(result, verify_patches=verify_patches)
     impact = plain(impact) if impact is not None else None
-    paths: list[Path] = []
+    # everything is rendered first, then written as one set (atomic files, under the
+    # directory's lock, stale files of an earlier run removed): see audit.outputs
+    files: list[tuple[str, str]] = []
     for a in result.adapters:
         for f in a.findings:
             fd = det.of(f)
             if fd.scope and fd.chart:
-                paths.append(_write(out / fd.chart, scope_chart(f.implementation, f.family, fd.scope)))
-        paths.append(_write(out / f"{det.slugs[a.implementation]}.md", render_markdown(a, result, det, impact)))
-    paths.append(write_json(result, out / "audit.json", impact=impact, timestamp=timestamp, details=det))
-    paths.append(write_junit(result, out / "junit.xml"))
+                files.append((fd.chart, scope_chart(f.implementation, f.family, fd.scope)))
+        files.append((f"{det.slugs[a.implementation]}.md", render_markdown(a, result, det, impact)))
+    with report_set(out) as rs:
+        paths = [rs.write(rel, text) for rel, text in files]
+        paths.append(write_json(result, out / "audit.json", impact=impact, timestamp=timestamp, details=det,
+                                writer=lambda p, data: rs.write(p.name, data)))
+        paths.append(write_junit(result, out / "junit.xml", writer=lambda p, data: rs.write(p.name, data)))
     return paths

@@ -71,9 +71,9 @@ def start_verification(summary, executor) -> list:
 def _verify_all(result) -> None:
     """Verify every suggested patch, two re-audits at a time (each is a separate process
     bound to one core)."""
-    from concurrent.futures import ThreadPoolExecutor
+    from ..procs import owned_pool
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with owned_pool(2) as pool:
         for a in result.adapters:
             for fut in start_verification(a, pool):
                 fut.result()

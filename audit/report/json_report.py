@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..families import title as family_title
+from ..outputs import atomic_write
 from .details import ReportDetails, collect, finite, plain
 
 #: Major.minor: a minor bump adds fields; a major bump changes or removes one.
@@ -79,12 +80,9 @@ def dumps(doc: dict) -> str:
 
 
 def write_json(result, path, *, impact: Optional[dict] = None, timestamp: bool = False,
-               details: Optional[ReportDetails] = None, verify_patches: bool = False) -> Path:
+               details: Optional[ReportDetails] = None, verify_patches: bool = False, writer=None) -> Path:
     """Write audit.json.  Without ``details`` they are collected here (patches are then not
     verified unless ``verify_patches``: ``patch.verified`` is null, "not checked")."""
     if details is None:
         details = collect(result, verify_patches=verify_patches)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(build(result, details=details, impact=impact, timestamp=timestamp)), encoding="utf-8")
-    return path
+    return (writer or atomic_write)(path, dumps(build(result, details=details, impact=impact, timestamp=timestamp)))

@@ -50,12 +50,14 @@ def build(result) -> ET.Element:
     return root
 
 
-def write_junit(result, path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def write_junit(result, path, writer=None) -> Path:
+    """Write the JUnit XML (atomically; ``writer(path, data)``: a ReportSet's write)."""
+    import io
+
+    from ..outputs import atomic_write
+
     tree = ET.ElementTree(build(result))
     ET.indent(tree)
-    with open(path, "wb") as fh:
-        tree.write(fh, encoding="utf-8", xml_declaration=True)
-        fh.write(b"\n")
-    return path
+    buf = io.BytesIO()
+    tree.write(buf, encoding="utf-8", xml_declaration=True)
+    return (writer or atomic_write)(Path(path), buf.getvalue() + b"\n")

@@ -29,6 +29,28 @@ class PatchError(Exception):
     """A diff that does not apply."""
 
 
+def safe_relpath(rel: str) -> str:
+    """``rel`` (without empty and ``.`` components) when it is a relative path that stays
+    inside the directory it is joined to; PatchError otherwise (absolute, ``..``, ``~``,
+    backslash, NUL, drive letter).  Every path a diff names goes through here before
+    anything is copied or written."""
+    parts = [p for p in str(rel).split("/") if p not in ("", ".")]
+    if (not parts or str(rel).startswith("/") or "\\" in rel or "\0" in rel or ".." in parts
+            or parts[0].startswith("~") or re.match(r"^[A-Za-z]:", parts[0])):
+        raise PatchError(f"unsafe path {rel!r} in the diff (it must stay inside the package)")
+    return "/".join(parts)
+
+
+def contained(root: Path, rel: str) -> Path:
+    """``root / rel`` after checking that it resolves (symlinks included) inside ``root``."""
+    root = Path(root).resolve()
+    path = root / safe_relpath(rel)
+    real = path.resolve()
+    if real != root and root not in real.parents:
+        raise PatchError(f"{rel} leaves the patched copy ({real})")
+    return path
+
+
 def make_diff(relative_file: str, old: str, new: str) -> str:
     return "".join(
         difflib.unified_diff(
@@ -53,7 +75,7 @@ def parse_unified_diff(diff: str) -> list[tuple[str, list[tuple[int, list[str], 
             if target == "/dev/null":
                 raise PatchError("deleting files is not supported")
             parts = target.split("/", 1)
-            files.append((parts[1] if len(parts) == 2 else parts[0], []))
+            files.append((safe_relpath(parts[1] if len(parts) == 2 else parts[0]), []))
             i += 2
             continue
         m = _HUNK.match(line)
@@ -98,7 +120,7 @@ def apply_unified_diff(diff: str, root: Path) -> list[Path]:
     line or, failing that, at the nearest offset.  Returns the files changed."""
     changed = []
     for rel, hunks in parse_unified_diff(diff):
-        path = Path(root) / rel
+        path = contained(root, rel)
         if not path.is_file():
             raise PatchError(f"{rel}: no such file under {root}")
         text = path.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -116,6 +138,29 @@ def apply_unified_diff(diff: str, root: Path) -> list[Path]:
     return changed
 
 
+#: Lines that make GNU patch pick file names (or modes) by itself: git extended headers
+#: (``rename to ../x``), ``Index:``, ``Prereq:``, context-diff headers.  Only the ---/+++
+#: headers checked by ``safe_relpath`` may name a file.
+_FOREIGN_HEADER = re.compile(r"^(diff --git |rename |copy |similarity |dissimilarity |new file mode|"
+                             r"deleted file mode|old mode|new mode|index |Index:|Prereq:|\*\*\* |Binary files|GIT binary)")
+
+
+def plain_unified(diff: str) -> str:
+    """``diff`` without the header lines outside hunks that could name other files."""
+    out, in_hunk = [], 0
+    for line in diff.splitlines(keepends=True):
+        if line.startswith("@@"):
+            in_hunk = 1
+        elif line.startswith(("--- ", "+++ ")) and not in_hunk:
+            pass
+        elif line[:1] not in (" ", "+", "-", "\\") and line not in ("\n", "\r\n"):
+            in_hunk = 0
+        if not in_hunk and _FOREIGN_HEADER.match(line):
+            continue
+        out.append(line)
+    return "".join(out)
+
+
 def diff_files(diff: str) -> list[str]:
     return [rel for rel, _ in parse_unified_diff(diff)]
 
@@ -124,14 +169,18 @@ def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: O
     """Copy each top-level package the diff touches from ``site_dir`` into ``dest`` and apply
     the diff there.  Returns ``dest`` (to put on PYTHONPATH)."""
     dest.mkdir(parents=True, exist_ok=True)
-    for top in sorted({rel.split("/")[0] for rel in diff_files(diff)}):
-        src = Path(site_dir) / top
+    rels = diff_files(diff)  # each one checked by safe_relpath
+    for top in sorted({rel.split("/")[0] for rel in rels}):
+        src = contained(Path(site_dir), top)
         if src.is_dir():
             shutil.copytree(src, dest / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         elif src.is_file():
             shutil.copy2(src, dest / top)
         else:
             raise PatchError(f"{top} is not in {site_dir}")
+    for rel in rels:  # GNU patch follows symlinks: nothing it writes may leave the copy
+        contained(dest, rel)
+    diff = plain_unified(diff)
     program = shutil.which("patch")
     if use_patch_program is None:
         use_patch_program = program is not None
@@ -174,14 +223,22 @@ def reaudit(implementation: str, pythonpath: Optional[Path] = None, *, timeout: 
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     if pythonpath is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(pythonpath)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    from .. import procs
+
     with tempfile.TemporaryDirectory(prefix="chrf-audit-reaudit-") as tmp:
         out = Path(tmp) / "audit.json"
-        proc = subprocess.run(
-            reaudit_command(implementation, out), env=env, cwd=tmp,
-            capture_output=True, text=True, timeout=timeout,
-        )
+        # its own process group, owned by audit.procs: SIGTERM/Ctrl-C of this process stops it
+        # (SIGTERM first, so that it ends its own workers), and no new one starts after that
+        proc = procs.spawn(reaudit_command(implementation, out), grace=3.0, env=env, cwd=tmp,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"re-audit of {implementation} took more than {timeout:g} s") from None
+        finally:
+            procs.stop(proc, term=proc.returncode is None)
         if proc.returncode not in (0, 1) or not out.is_file():
-            raise RuntimeError(f"re-audit of {implementation} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+            raise RuntimeError(f"re-audit of {implementation} failed ({proc.returncode}): {(err or '').strip()[-2000:]}")
         return json.loads(out.read_text(encoding="utf-8"))
 
 

@@ -1,0 +1,178 @@
+"""Output paths: checked before any work, written atomically, one consistent set per directory.
+
+Why: an audit can take minutes; a report path that turns out to be a directory, a file where a
+directory is needed, or an unwritable location must fail *before* the audit (one line, exit 2),
+not lose its results in a traceback afterwards.  The checks probe for real (create the
+directories, create and remove a temporary file) instead of trusting permission bits, which
+say nothing for root or on read-only mounts.
+
+Every report file is written to a temporary file in its own directory and renamed into place
+(``atomic_write``), so a reader never sees half a file.  A reports directory is written under
+an exclusive lock on the directory (``report_set``), and a manifest of the files the last run wrote lets the
+next run remove the files it did not rewrite: two runs into one directory leave one run's
+complete set, never a mix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Optional, Union
+
+from .errors import UsageError
+
+MANIFEST = ".chrf-audit-manifest.json"
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _probe(directory: Path, what: str) -> None:
+    try:
+        fd, name = tempfile.mkstemp(prefix=".chrf-audit-probe-", dir=directory)
+        os.close(fd)
+        os.unlink(name)
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot write into {directory}: {_why(exc)}") from None
+
+
+def _make_dir(directory: Path, what: str) -> None:
+    for anc in [directory, *directory.parents]:
+        if anc.exists():
+            if not anc.is_dir():
+                raise UsageError(f"{what}: {anc} is not a directory")
+            break
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot create {directory}: {_why(exc)}") from None
+
+
+def check_file(path: Optional[Union[str, Path]], flag: str, *, create_parents: bool = True) -> None:
+    """``path`` will be written as a file: it must not be a directory and its directory must
+    be (made) writable.  None: nothing to check."""
+    if path is None:
+        return
+    path = Path(path)
+    what = f"{flag} {path}"
+    if path.is_dir():
+        raise UsageError(f"{what}: is a directory (expected a file path)")
+    if path.exists() and not path.is_file():
+        raise UsageError(f"{what}: is not a regular file")
+    parent = path.parent
+    if create_parents:
+        _make_dir(parent, what)
+    elif not parent.is_dir():
+        raise UsageError(f"{what}: no such directory {parent}")
+    _probe(parent, what)
+
+
+def check_dir(path: Optional[Union[str, Path]], flag: str) -> None:
+    """``path`` will hold a set of report files: it must be (made) a writable directory."""
+    if path is None:
+        return
+    path = Path(path)
+    what = f"{flag} {path}"
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{what}: is a file (expected a directory)")
+    _make_dir(path, what)
+    _probe(path, what)
+
+
+def check_github_summary() -> None:
+    """$GITHUB_STEP_SUMMARY, when set, must name a writable file in an existing directory
+    (GitHub creates it; a wrong value is a configuration error)."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if target:
+        check_file(target, "GITHUB_STEP_SUMMARY", create_parents=False)
+
+
+def check_report_outputs(args, default_dir=None) -> None:
+    """Everything ``write_outputs`` of run/check will write (before the audit starts)."""
+    check_file(getattr(args, "json", None), "--json")
+    check_file(getattr(args, "junit", None), "--junit")
+    check_dir(getattr(args, "markdown", None), "--markdown")
+    check_dir(getattr(args, "reports_dir", None) or default_dir, "--reports-dir")
+    check_github_summary()
+
+
+def atomic_write(path: Union[str, Path], data: Union[str, bytes]) -> Path:
+    """Write ``data`` to ``path`` via a temporary file in the same directory and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+@contextlib.contextmanager
+def locked(path: Union[str, Path]):
+    """An exclusive advisory lock (``flock``) on ``path`` (a directory or a lock file,
+    created when missing), held for the block: serializes writers across processes."""
+    import fcntl
+
+    path = Path(path)
+    if path.is_dir():
+        fd = os.open(path, os.O_RDONLY)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+class ReportSet:
+    """Collects the files one run writes into a directory (see ``report_set``)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.written: list[Path] = []
+
+    def write(self, rel: Union[str, Path], data: Union[str, bytes]) -> Path:
+        path = atomic_write(self.root / rel, data)
+        self.written.append(path)
+        return path
+
+
+@contextlib.contextmanager
+def report_set(out_dir: Union[str, Path]):
+    """Write a complete set of reports into ``out_dir``: under the directory's lock, each file
+    atomically; afterwards the files the previous run listed in the manifest and this one did
+    not rewrite are removed, and the manifest lists this run's files."""
+    root = Path(out_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    with locked(root):
+        rs = ReportSet(root)
+        yield rs
+        mine = {p.resolve().relative_to(root.resolve()).as_posix() for p in rs.written}
+        for rel in _previous(root) - mine:
+            stale = root / rel
+            if stale.is_file() and root.resolve() in stale.resolve().parents:
+                with contextlib.suppress(OSError):
+                    stale.unlink()
+        atomic_write(root / MANIFEST, json.dumps({"files": sorted(mine)}, indent=1) + "\n")
+
+
+def _previous(root: Path) -> set:
+    try:
+        doc = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        files = doc.get("files", []) if isinstance(doc, dict) else []
+        return {f for f in files if isinstance(f, str) and ".." not in f.split("/") and not f.startswith("/")}
+    except (OSError, ValueError):
+        return set()

@@ -1,0 +1,236 @@
+"""docs/fault-catalogue.md is true: every row is run here, and its outcome and detail must be
+what the table says (issue 12).  A fault added to the table needs a case here and vice versa."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from audit.adapters import resolve
+from audit.cli import main
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DOC = ROOT / "docs" / "fault-catalogue.md"
+NEVER = "no_such_module_for_chrf_audit:f"
+_ROW = re.compile(r"^\| `([a-z0-9-]+)` \| (.+?) \| `([^`]+)` \| (.+?) \|$")
+
+
+def _rows() -> dict:
+    return {m.group(1): (m.group(3), m.group(4)) for m in map(_ROW.match, DOC.read_text().splitlines()) if m}
+
+
+class Ctx:
+    def __init__(self, tmp_path, monkeypatch, capsys):
+        self.tmp, self.mp, self.capsys = tmp_path, monkeypatch, capsys
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+        (tmp_path / "cases").mkdir()
+        (tmp_path / "afile").write_text("x")
+        (tmp_path / "adir").mkdir()
+
+    def cli(self, *argv):
+        self.capsys.readouterr()
+        code = main(list(argv))
+        cap = self.capsys.readouterr()
+        return f"exit {code}", cap.err + cap.out
+
+    def call(self, spec, hyp, timeout=1.0, cwd=HERE):
+        self.mp.chdir(cwd)
+        [a] = resolve(spec, timeout=timeout)
+        with a:
+            [o] = a.sentence_scores([(hyp, ["ref"])])
+        self.mp.chdir(self.tmp)
+        return o.kind, o.detail if o.kind != "value" else repr(o.value)
+
+    def external(self, hyp, program="planted_external.py"):
+        [a] = resolve(external=f"{sys.executable} {HERE / program}", timeout=1.0)
+        with a:
+            outs = a.sentence_scores([("a", ["r"]), (hyp, ["r"])])
+        o = outs[1]
+        return o.kind, o.detail
+
+    def hello(self, hello):
+        prog = self.tmp / "prog.py"
+        prog.write_text("import json, sys\n"
+                        f"HELLO = {json.dumps(hello)!r}\n"
+                        "for line in sys.stdin:\n"
+                        "    req = json.loads(line)\n"
+                        "    print(json.dumps(dict(json.loads(HELLO), id=0)), flush=True)\n")
+        return self.cli("run", "--external", f"{sys.executable} {prog}", "--quiet", "--max-examples", "5")
+
+    def project(self):
+        shutil.copytree(HERE / "planted", self.tmp / "plantedpkg", ignore=shutil.ignore_patterns("__pycache__"))
+
+    def diff(self, text):
+        self.project()
+        (self.tmp / "p.diff").write_text(text)
+        return self.cli("validate-patch", "--impl", "plantedpkg.requested_order_divisor:sentence",
+                        "--patch", "p.diff", "--max-examples", "5", "--cases", "cases")
+
+
+def _fork(ctx):
+    ctx.mp.setenv("CHRF_HOSTILE_PIDS", str(ctx.tmp / "pids"))
+    ctx.call("planted_hostile:sentence", "fork", timeout=10.0)
+    _, grandchild = map(int, (ctx.tmp / "pids").read_text().split())
+    gone = _until(lambda: not _alive(grandchild))
+    return ("no survivor" if gone else "survivor"), "grandchild gone" if gone else f"{grandchild} alive"
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return not any(ln.startswith("State:") and "Z" in ln.split()[1] for ln in fh)
+    except OSError:
+        return False
+
+
+def _until(cond, limit=60.0):  # hang detection only
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and not cond():
+        time.sleep(0.1)
+    return cond()
+
+
+def _marked(mark):
+    out = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/environ", "rb") as fh:
+                if f"CHRF_TEST_MARK={mark}".encode() in fh.read().split(b"\0") and _alive(int(name)):
+                    out.append(int(name))
+        except OSError:
+            pass
+    return out
+
+
+def _signal(ctx, sig):
+    mark = uuid.uuid4().hex
+    env = dict(os.environ, CHRF_TEST_MARK=mark, CHRF_HOSTILE_PIDS=str(ctx.tmp / "pids"), TMPDIR=str(ctx.tmp),
+               PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT)]))
+    proc = subprocess.Popen([sys.executable, "-m", "audit.cli", "run", "--impl", "planted_hostile:fork_and_hang",
+                             "--timeout", "120", "--quiet", "--max-examples", "5", "--cases", "cases"],
+                            cwd=ctx.tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _until(lambda: (ctx.tmp / "pids").is_file() and (ctx.tmp / "pids").read_text().endswith("\n"))
+        proc.send_signal(sig)
+        proc.wait(60)
+        gone = _until(lambda: not _marked(mark), 30)
+        return ("no survivor" if gone else "survivor"), f"exit {proc.returncode % 256 if proc.returncode >= 0 else proc.returncode}"
+    finally:
+        proc.kill()
+
+
+def _baseline_other(ctx):
+    text = json.dumps({"schema_version": 1, "accepted": [
+        {"implementation": "nltk", "family": "f-score-averaged", "reason": "hand-written"}]}, indent=1)
+    (ctx.tmp / "b.json").write_text(text)
+    ctx.project()
+    code, out = ctx.cli("check", "--quiet", "--impl", "plantedpkg.correct_float:sentence", "--baseline", "b.json",
+                        "--update-baseline", "--max-examples", "5", "--cases", "cases")
+    kept = (ctx.tmp / "b.json").read_text() == text
+    return ("kept" if kept else "changed"), out
+
+
+def _segments(ctx, files, *extra):
+    for name, data in files.items():
+        (ctx.tmp / name).write_bytes(data)
+    return ctx.cli("impact", "sys.txt", "--ref", "ref.txt", "--resamples", "10", *extra)
+
+
+TRAVERSAL = ("--- a/plantedpkg/" + "../" * 40 + "{victim}\n+++ b/plantedpkg/" + "../" * 40 + "{victim}\n"
+             "@@ -1 +1 @@\n-x\n+y\n")
+
+CASES = {
+    "impl-raise": lambda c: c.call("planted_isolation:planted", "raise"),
+    "impl-exit": lambda c: c.call("planted_isolation:planted", "exit"),
+    "impl-segv": lambda c: c.call("planted_isolation:planted", "segv"),
+    "impl-hang": lambda c: c.call("planted_isolation:planted", "hang"),
+    "impl-nan": lambda c: c.call("planted_isolation:planted", "nan"),
+    "impl-inf": lambda c: c.call("planted_isolation:planted", "inf"),
+    "impl-none": lambda c: c.call("planted_isolation:planted", "none"),
+    "impl-str": lambda c: c.call("planted_isolation:planted", "str"),
+    "impl-print": lambda c: c.call("planted_isolation:planted", "print"),
+    "impl-fd-garbage": lambda c: c.call("planted_hostile:sentence", "garbage", timeout=5.0),
+    "impl-fd-pickle": lambda c: c.call("planted_hostile:sentence", "pickle", timeout=5.0),
+    "impl-fd-shape": lambda c: c.call("planted_hostile:sentence", "wrongshape", timeout=5.0),
+    "impl-fork": _fork,
+    "import-exit": lambda c: ((c.tmp / "suicidal.py").write_text("import os\nos._exit(9)\n"),
+                              c.cli("run", "--impl", "suicidal:f", "--quiet"))[1],
+    "import-sleep": lambda c: ((c.tmp / "sleepy.py").write_text("import time\ntime.sleep(1000)\n"),
+                               c.cli("run", "--impl", "sleepy:f", "--quiet", "--timeout", "1"))[1],
+    "impl-missing": lambda c: c.cli("run", "--impl", NEVER, "--quiet"),
+    "ext-garbage": lambda c: c.external("garbage"),
+    "ext-exit": lambda c: c.external("exit"),
+    "ext-hang": lambda c: c.external("hang"),
+    "ext-out-of-order": lambda c: c.external("b", program="planted_external_ooo.py"),
+    "ext-hello-types": lambda c: c.hello({"supports": [1]}),
+    "ext-hello-sources": lambda c: c.hello({"sources": [1]}),
+    "ext-hello-nothing": lambda c: c.hello({"supports": {"sentence": False, "corpus": False}}),
+    "ext-hello-order": lambda c: c.hello({"claims": {"char_order": 100000}}),
+    "ext-missing": lambda c: c.cli("run", "--external", "no-such-program-xyz", "--quiet"),
+    "flag-timeout-inf": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "inf"),
+    "flag-timeout-huge": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "1e10"),
+    "flag-char-order": lambda c: c.cli("run", "--impl", NEVER, "--char-order", "100000"),
+    "flag-max-examples": lambda c: c.cli("run", "--impl", NEVER, "--max-examples", "1000000000"),
+    "flag-tolerance-inf": lambda c: c.cli("run", "--impl", NEVER, "--tolerance", "inf"),
+    "flag-cases-missing": lambda c: c.cli("run", "--impl", NEVER, "--cases", "nowhere"),
+    "flag-cases-file": lambda c: c.cli("run", "--impl", NEVER, "--cases", "afile"),
+    "config-unknown-key": lambda c: ((c.tmp / "pyproject.toml").write_text("[tool.chrf-audit]\ncolour = 1\n"),
+                                     c.cli("check"))[1],
+    "config-timeout": lambda c: ((c.tmp / "pyproject.toml").write_text(
+        f'[tool.chrf-audit]\ntimeout = 1e10\n[[tool.chrf-audit.implementations]]\nimpl = "{NEVER}"\n'),
+        c.cli("check"))[1],
+    "file-missing": lambda c: ((c.tmp / "ref.txt").write_text("a\n"), c.cli("impact", "nope.txt", "--ref", "ref.txt"))[1],
+    "file-utf8": lambda c: _segments(c, {"ref.txt": b"a\n", "sys.txt": b"\xff\n"}),
+    "file-lengths": lambda c: _segments(c, {"ref.txt": b"a\n", "sys.txt": b"a\nb\n"}),
+    "file-long-line": lambda c: (c.mp.setenv("CHRF_AUDIT_MAX_LINE_LENGTH", "100"),
+                                 _segments(c, {"ref.txt": b"a" * 101 + b"\n", "sys.txt": b"a\n"}))[1],
+    "impact-no-corpus": lambda c: ((c.tmp / "mod.py").write_text("def f(h, r):\n    return 1.0\n"),
+                                   _segments(c, {"ref.txt": b"a\n", "sys.txt": b"a\n"}, "--impl", "mod:f"))[1],
+    "out-json-dir": lambda c: c.cli("run", "--impl", NEVER, "--json", "adir"),
+    "out-markdown-file": lambda c: c.cli("run", "--impl", NEVER, "--markdown", "afile"),
+    "out-under-file": lambda c: c.cli("run", "--impl", NEVER, "--junit", "afile/x.xml"),
+    "out-unwritable": lambda c: c.cli("run", "--impl", NEVER, "--json", "/proc/x.json"),
+    "out-github-summary": lambda c: (c.mp.setenv("GITHUB_STEP_SUMMARY", "/nonexistent/x"),
+                                     c.cli("run", "--impl", NEVER))[1],
+    "out-validate-json-dir": lambda c: c.cli("validate-patch", "--impl", NEVER, "--patch", "afile", "--json", "adir"),
+    "baseline-json": lambda c: ((c.tmp / "b.json").write_text("{nope"), c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
+    "baseline-fingerprint": lambda c: ((c.tmp / "b.json").write_text(json.dumps({"accepted": [
+        {"implementation": "a", "family": "b", "fingerprint": "0000"}]})),
+        c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
+    "baseline-other-impl": _baseline_other,
+    "diff-malformed": lambda c: c.diff("just text\n"),
+    "diff-not-applying": lambda c: c.diff("--- a/plantedpkg/requested_order_divisor.py\n"
+                                          "+++ b/plantedpkg/requested_order_divisor.py\n@@ -1 +1 @@\n-nope\n+x\n"),
+    "diff-traversal": lambda c: ((c.tmp / "victim.py").write_text("x\n"),
+                                 c.diff(TRAVERSAL.format(victim=str(c.tmp / "victim.py").lstrip("/"))))[1],
+    "diff-own": lambda c: c.diff("--- a/reference_impl/api.py\n+++ b/reference_impl/api.py\n@@ -1 +1 @@\n-"
+                                 + (ROOT / "reference_impl" / "api.py").read_text().splitlines()[0] + "\n+x\n"),
+    "diff-foreign": lambda c: ((c.tmp / "evil").mkdir(), (c.tmp / "evil" / "v.py").write_text("x\n"),
+                               c.diff(f"--- {c.tmp}/evil/v.py\n+++ {c.tmp}/evil/v.py\n@@ -1 +1 @@\n-x\n+y\n"))[-1],
+    "signal-term": lambda c: _signal(c, signal.SIGTERM),
+    "signal-int": lambda c: _signal(c, signal.SIGINT),
+}
+
+
+def test_every_documented_fault_has_a_case_and_back():
+    assert set(_rows()) == set(CASES)
+
+
+@pytest.mark.parametrize("fault", sorted(CASES))
+def test_fault(fault, tmp_path, monkeypatch, capsys):
+    outcome, detail = _rows()[fault]
+    got, text = CASES[fault](Ctx(tmp_path, monkeypatch, capsys))
+    assert got == outcome, (fault, got, text)
+    assert detail in text, (fault, text)
+    if got.startswith("exit 2"):
+        assert "Traceback" not in text and text.strip().count("\n") == 0, text
