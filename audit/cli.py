@@ -13,7 +13,7 @@ import sys
 
 from .errors import UsageError
 
-COMMANDS = ["run", "impact", "check", "validate_patch"]
+COMMANDS = ["run", "impact", "check", "validate_patch", "stats"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -19,7 +19,7 @@ REPLAY_TOL = 1e-9
 
 def check_ci(proc: Procedure, s: Settings) -> list[CheckResult]:
     params = proc.claims.params
-    corpus = D.skewed(s.rng(1), 60, params)
+    corpus = D.cached(("skewed", s.seed, 60, params), lambda: D.skewed(s.rng(1), 60, params))
     args = args_for(proc, s)
     rec, out = call(proc, corpus.hyps, corpus.refs, args)
     if not out.ok:
@@ -139,7 +139,7 @@ def precision(proc, s, corpus, rec, v) -> CheckResult:
 def coverage(proc, s: Settings) -> list[CheckResult]:
     c = proc.claims
     params = c.params
-    pool = D.skewed(s.rng(2), s.pool, params)
+    pool = D.cached(("pool", s.seed, s.pool, params), lambda: D.skewed(s.rng(2), s.pool, params))
     truth = pool.score(params)
     alphas = [c.alpha] + ([0.3] if "alpha" in c.accepts and c.alpha != 0.3 else [])
     rng = s.rng(3)

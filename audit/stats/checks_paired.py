@@ -30,7 +30,7 @@ def sentence_scores(proc, s: Settings) -> list[CheckResult]:
     """On systems whose corpus chrF differs widely but whose mean sentence chrF is equal, the
     p-value of a test over summed statistics is tiny and that of a sentence-score test large."""
     c = proc.claims
-    a, b = D.opposed_pair(s.rng(4), c.params)
+    a, b = D.cached(("opposed", s.seed, c.params), lambda: D.opposed_pair(s.rng(4), c.params))
     args = args_for(proc, s)
     rec, out = call(proc, a.hyps, a.refs, args, hyps_b=b.hyps)
     if not out.ok:
@@ -94,7 +94,7 @@ def _precision(proc, a, b, rec, p) -> CheckResult:
 
 def pairing(proc, s: Settings) -> list[CheckResult]:
     c = proc.claims
-    a, b, shuffled = D.pairing_corpus(s.rng(5), c.params)
+    a, b, shuffled = D.cached(("pairing", s.seed, c.params), lambda: D.pairing_corpus(s.rng(5), c.params))
     args = args_for(proc, s)
     n = args["resamples"]
     res = []
@@ -158,10 +158,11 @@ def calibration(proc, s: Settings) -> list[CheckResult]:
     """T datasets with exchangeable systems: p-values uniform, #{p <= alpha} ~ Bin(T, alpha)."""
     c = proc.claims
     rng = s.rng(6)
+    nulls = D.cached(("null", s.seed, s.trials, s.null_segments, c.params),
+                     lambda: [D.null_pair(rng, s.null_segments, c.params) for _ in range(s.trials)])
     ps = []
     args = None
-    for t in range(s.trials):
-        a, b = D.null_pair(rng, s.null_segments, c.params)
+    for t, (a, b) in enumerate(nulls):
         args = args_for(proc, s, resamples=s.calibration_resamples, seed=2000 + t)
         rec, out = call(proc, a.hyps, a.refs, args, hyps_b=b.hyps)
         if not out.ok:
