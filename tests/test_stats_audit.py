@@ -136,7 +136,10 @@ def test_external_stats_program_planted_bugs():
         ci, paired = sorted(procs, key=lambda p: p.kind)
         assert ci.claims.accepts == {"resamples", "alpha", "seed"}
         found = _found(ci)
-        assert "sentence-scores" in _families(found) or "low-precision" in _families(found)
+        # its crude stand-in score is not chrF: the interval matches neither float64 model
+        assert ("low-precision", "Monte Carlo agreement") in found
+        assert ("ci-point-estimate", "point estimate") in found
+        assert ("calibration", "coverage at alpha=0.05") in found
         edges = {r.check: r for r in check_edges(paired, FAST)}
         crash = edges["identical systems"]
         assert crash.is_finding and crash.outcome == "crash" and "exit status 3" in crash.summary
@@ -178,3 +181,24 @@ def test_null_p_value_chart_against_uniform():
     svg = svgs["chrf-audit-paired-permutation-null-p-values.svg"]
     assert svg.startswith("<svg") and "uniform" in svg and "20 datasets" in svg
     assert report.build(run)["implementations"][0]["null_p_values"].__len__() == 20
+
+
+def test_evaluatio_documented_layout_drops_segments():
+    """evaluatio's chrf_permutation_test docstring says each element of references is one
+    reference set; laid out that way, its zip keeps only the first segment (p = 1)."""
+    from audit.stats import evaluatio_env
+    py = evaluatio_env.cache_dir() / f"evaluatio-{evaluatio_env.EVALUATIO_VERSION}"
+    if not (py / ".chrf-audit-ready").exists():
+        pytest.skip("evaluatio venv not created (chrf-audit stats --evaluatio creates it)")
+    from audit.stats.checks_paired import pairing
+    procs = external.start(evaluatio_env.command(), ChrfParams.make(), timeout=120)
+    try:
+        perm = next(p for p in procs if p.kind == "paired")
+        assert perm.environment["numpy"].startswith("2.0")
+        res = {r.check: r for r in pairing(perm, FAST)}
+        assert res["paired segments"].status == "pass"
+        layout = res["documented argument layout"]
+        assert layout.is_finding and layout.actual["p_value"] == 1.0
+    finally:
+        for p in procs:
+            p.close()

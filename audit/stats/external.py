@@ -66,6 +66,7 @@ class ExternalProcedure(Procedure):
         self.name = f"{label}:{op}"
         self.library = str(label)
         self.version = hello.get("version")
+        self.environment = hello.get("versions") if isinstance(hello.get("versions"), dict) else None
         self.source = str(spec.get("function") or process.command)
         self.claims = StatsClaims(
             params=params,

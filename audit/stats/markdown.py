@@ -66,7 +66,11 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
                  "`chrf-audit stats`; do not edit.")
     lines += ["", "## Environment", ""]
     for lib, ver in versions:
-        lines.append(f"- {lib} {ver}")
+        extra = next((getattr(r.procedure, "environment", None) for r in runs
+                      if getattr(r.procedure, "environment", None)), None)
+        where = (" (own environment: " + ", ".join(f"{k} {v}" for k, v in sorted(extra.items()))
+                 + ")") if extra else ""
+        lines.append(f"- {lib} {ver}{where}")
     lines.append(f"- Python {env.get('python')}, numpy {env.get('numpy')} (chrf-audit side), seed {run.settings.seed}")
     lines += ["", "## Summary", "", "| procedure | family | status | what |", "|---|---|---|---|"]
     for r in runs:

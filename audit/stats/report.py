@@ -62,6 +62,7 @@ def build(run: StatsRun) -> dict:
         procs.append({
             "implementation": p.name, "library": p.library, "version": p.version,
             "level": p.kind, "source": p.source, "claims": claims_dict(p),
+            "environment": getattr(p, "environment", None),
             "checks": [{"family": c.family, "check": c.check, "status": c.status,
                         "summary": c.summary, "test": c.test,
                         "evidence": {k: v for k, v in c.evidence.items() if k != "p_values"}}
