@@ -78,7 +78,11 @@ def test_planted_interval_bug_is_found_and_named(name, family, check):
 ])
 def test_planted_paired_bug_is_found_and_named(name, family, check):
     found = _found(callables.make(f"tests.planted_stats:{name}", "paired"))
-    assert (family, check) in found
+    if check.startswith("determinism"):
+        # an ignored seed shows unless two unseeded calls happen to agree (~2% per seed)
+        assert any(f == family and c.startswith("determinism") for f, c in found)
+    else:
+        assert (family, check) in found
 
 
 def test_sentence_score_interval_is_located_with_its_confidence():

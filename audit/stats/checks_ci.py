@@ -201,6 +201,8 @@ def coverage(proc, s: Settings) -> list[CheckResult]:
                 proc.name, "calibration", f"coverage at alpha={alpha:g}", "finding" if bad else "pass",
                 f"the {100 * (1 - alpha):g}% interval covers the known corpus score in {covered} of "
                 f"{n_ok} corpora ({100 * cov:.1f}%)", test,
-                {"hyps": "<pool sample>", "resamples": args["resamples"], "alpha": alpha} if bad else None,
+                {"generator": "coverage", "trials": n_ok, "segments": s.coverage_segments,
+                 "pool": s.pool, "truth": truth, "resamples": args["resamples"], "alpha": alpha,
+                 "seed": args["seed"]} if bad else None,
                 {"coverage": target}, {"coverage": cov}, evidence=ev))
     return results

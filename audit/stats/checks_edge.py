@@ -27,7 +27,7 @@ def check_edges(proc, s: Settings) -> list[CheckResult]:
         a, _, shuffled = D.cached(("pairing", s.seed, params), lambda: D.pairing_corpus(s.rng(5), params))
         for seed in (0, 1234):
             res.append(_deterministic(proc, normal if proc.kind == "ci" else (a, shuffled),
-                                      args_for(proc, s, resamples=200, seed=seed)))
+                                      args_for(proc, s, resamples=1000, seed=seed)))
     return res
 
 

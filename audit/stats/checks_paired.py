@@ -184,7 +184,8 @@ def calibration(proc, s: Settings) -> list[CheckResult]:
             f"{T.LEVEL:g}); type-I errors at alpha={alpha:g}: {k} (binomial acceptance {lo}..{hi})")
     summary = (f"under the null the type-I error rate at alpha={alpha:g} is {k / len(ps):.3f} "
                f"and the p-values' KS distance from uniform is {d:.3f}")
-    snippet_call = {"generator": "null pair", "segments": s.null_segments, "resamples": n}
+    snippet_call = {"generator": "null", "trials": len(ps), "segments": s.null_segments,
+                    "resamples": n, "seed": args["seed"]}
     return [CheckResult(proc.name, "calibration", "p-values under the null",
                         "finding" if (bad_ks or bad_rate) else "pass", summary, test,
                         snippet_call if (bad_ks or bad_rate) else None,

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from ..report.chart import bar_chart, line_chart
+from . import snippets
 from .families import FAMILIES
 from .report import claims_dict
 from .runner import ProcedureRun, StatsRun
@@ -48,12 +49,16 @@ def _fmt_values(d) -> str:
 
 
 def _repro(proc, call) -> str:
-    if not isinstance(call, dict) or "hyps" not in call:
-        if isinstance(call, dict) and call.get("generator") == "null pair":
-            return ("Inputs: the audit's seeded null datasets (two independent corruptions of each "
-                    "reference at the same rate); rerun `chrf-audit stats` with the same seed.\n")
+    if not isinstance(call, dict):
         return ""
-    return "```python\n" + proc.snippet(call) + "```\n"
+    code = None
+    if call.get("generator") == "null":
+        code = snippets.null_calibration(proc, call, call["trials"], call["segments"])
+    elif call.get("generator") == "coverage":
+        code = snippets.coverage(proc, call, call["truth"], call["trials"], call["segments"], call["pool"])
+    elif "hyps" in call:
+        code = proc.snippet(call)
+    return "```python\n" + code + "```\n" if code else ""
 
 
 def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
