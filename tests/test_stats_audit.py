@@ -206,3 +206,13 @@ def test_evaluatio_documented_layout_drops_segments():
     finally:
         for p in procs:
             p.close()
+
+
+def test_calibration_repro_script_imports_only_sacrebleu_and_shows_the_bug():
+    from audit.stats import snippets
+    code = snippets.null_calibration(builtin.SacrebleuPaired("bs"), {"resamples": 199, "seed": 2000}, 40, 30)
+    assert "audit" not in code and "numpy" not in code
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rate = float(out.stdout.split("alpha=0.05:")[1].split()[0])
+    assert rate >= 0.1          # twice alpha: the Moses statistic is anti-conservative
