@@ -216,3 +216,21 @@ def test_calibration_repro_script_imports_only_sacrebleu_and_shows_the_bug():
     assert out.returncode == 0, out.stderr
     rate = float(out.stdout.split("alpha=0.05:")[1].split()[0])
     assert rate >= 0.1          # twice alpha: the Moses statistic is anti-conservative
+
+
+def test_committed_stats_report_is_true_of_installed_sacrebleu():
+    """reports/stats/stats.json: core fields on every finding, and its sacreBLEU interval crash
+    still reproduces with the installed sacreBLEU from the JSON repro alone."""
+    path = ROOT / "reports" / "stats" / "stats.json"
+    if not path.is_file():
+        pytest.skip("reports/stats not generated")
+    doc = json.loads(path.read_text())
+    assert doc["kind"] == "stats" and doc["findings"]
+    for f in doc["findings"]:
+        assert {"implementation", "family", "level", "repro", "expected", "actual", "outcome"} <= set(f)
+    crash = next(f for f in doc["findings"] if f["implementation"] == "sacrebleu:ci" and f["family"] == "robustness")
+    r = crash["repro"]
+    assert crash["outcome"] == "exception" and len(r["hypotheses"]) == 2
+    out = builtin.SacrebleuCI().ci(r["hypotheses"], r["references"], resamples=r["resamples"],
+                                   alpha=r["alpha"], seed=r["seed"])
+    assert out.kind == "exception" and out.detail == crash["summary"].split(": ", 1)[1]

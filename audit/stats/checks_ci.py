@@ -24,9 +24,10 @@ def check_ci(proc: Procedure, s: Settings) -> list[CheckResult]:
     rec, out = call(proc, corpus.hyps, corpus.refs, args)
     if not out.ok:
         return [failed(proc, "skewed corpus", rec, out, "a 60-segment corpus")]
-    results = [point_estimate(proc, s, corpus, rec, out.values),
-               *sentence_scores(proc, s, corpus, rec, out.values),
-               precision(proc, s, corpus, rec, out.values)]
+    located = sentence_scores(proc, s, corpus, rec, out.values)
+    mc_sd = max(located[0].evidence["mc_sd_statistics"])
+    results = [point_estimate(proc, s, corpus, rec, out.values), *located,
+               precision(proc, s, corpus, rec, out.values, mc_sd)]
     results += coverage(proc, s)
     return results
 
@@ -121,7 +122,7 @@ def _identify(proc, corpus, rec, v):
     return None
 
 
-def precision(proc, s, corpus, rec, v) -> CheckResult:
+def precision(proc, s, corpus, rec, v, mc_sd: float = float("nan")) -> CheckResult:
     c = proc.claims
     name = "float64 arithmetic"
     draw = c.draw if c.draw in DRAWS else _identify(proc, corpus, rec, v)
@@ -137,7 +138,9 @@ def precision(proc, s, corpus, rec, v) -> CheckResult:
             f32 = all(T.is_float32(x) for x in (v["low"], v["high"]))
             return CheckResult(proc.name, "low-precision", name, "finding",
                                f"on its own resamples the bounds differ from float64 by up to {err:.3g}"
-                               + (" (the bounds are float32 numbers)" if f32 else ""),
+                               + (" (the bounds are float32 numbers)" if f32 else "")
+                               + f"; for scale, the Monte Carlo SD of a bound at {rec['resamples']} "
+                               f"resamples is {mc_sd:.3g}",
                                test, rec, {"low": lo, "high": hi}, v, evidence=ev)
         return CheckResult(proc.name, "low-precision", name, "pass",
                            f"the bounds equal the float64 recomputation of the same draw (error {err:.2g})",

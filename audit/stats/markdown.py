@@ -97,7 +97,7 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
         for f in r.findings:
             fam = FAMILIES[f.family]
             m = f.main
-            lines += ["", f"### `{f.family}`: {fam.title}", "", f"**What happened.** {m.summary}.", "",
+            lines += ["", f"### `{f.family}`: {fam.title}", "", f"**What happened.** {m.summary[:1].upper() + m.summary[1:]}.", "",
                       f"**Test.** {m.test or fam.test}. False-alarm rate of this family's check: "
                       f"{fam.false_alarm}.", ""]
             if m.expected is not None or m.actual is not None:
