@@ -58,7 +58,7 @@ class CallableProcedure(Procedure):
         self.fn = fn or load(spec)
         self.kind = kind
         self.spec = spec
-        self.name = f"{spec}" if kind == "ci" else f"{spec}"
+        self.name = spec
         self.library = spec.partition(":")[0].split(".")[0]
         self.version = _version(self.library)
         self.claims = claims
