@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import significance as sig
 from . import data as D
-from . import tests as T
+from . import stat_tests as T
 from .checks import CheckResult, Settings, args_for, call, failed, fmt
 from .models import ci_model, ci_replicates
 from .procedures import DRAWS, Procedure

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import data as D
-from . import tests as T
+from . import stat_tests as T
 from .checks import CheckResult, Settings, args_for, call, failed, fmt
 from .models import paired_model
 from .procedures import DRAWS

@@ -27,9 +27,9 @@ FAMILIES: dict[str, StatsFamily] = {f.id: f for f in [
         "the interval does not contain its own point estimate, or the point estimate is not "
         "the corpus score from summed segment statistics",
         "deterministic comparison with the exact reference corpus score (|difference| > 1e-9) "
-        "and low - 1e-4 <= point <= high + 1e-4; inputs are chosen so that a correct "
-        "percentile interval contains the point estimate with margin (checked on the float64 "
-        "procedure with 200 seeds when the inputs were chosen)",
+        "and low - 1e-4 <= point <= high + 1e-4; an exclusion is a finding only where a "
+        "correct interval contains the estimate with margin (its bootstrap quantile, from 2000 "
+        "float64 resamples, within [alpha/2 + 0.05, 1 - alpha/2 - 0.05]), else inconclusive",
         "0 (deterministic given the procedure's own draw; inputs pre-checked)",
     ),
     StatsFamily(
