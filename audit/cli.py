@@ -17,7 +17,7 @@ import tempfile
 
 from .errors import UsageError
 
-COMMANDS = ["run", "impact", "check", "validate_patch"]
+COMMANDS = ["run", "impact", "check", "validate_patch", "stats"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,110 @@
+"""``chrf-audit stats``: audit the confidence intervals and paired tests of chrF implementations."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import UsageError
+
+HELP = "audit statistical procedures: bootstrap intervals and paired significance tests"
+
+DESCRIPTION = """\
+Audit chrF confidence intervals and paired significance tests against float64 computations
+over summed segment statistics: point estimate inside its interval, resampling of segment
+statistics (not sentence scores), precision, pairing, calibration under the null and
+coverage, robustness on edge cases.  Families and their tests: docs/stats.md.
+
+Procedures (default: --sacrebleu --evaluatio):
+  --sacrebleu       sacreBLEU's corpus_score(n_bootstrap=) interval, paired AR and paired bootstrap
+  --evaluatio       evaluatio's chrf_ci and chrf_permutation_test, run in a private virtual
+                    environment (created once under ~/.cache/chrf-audit; numpy < 2.1)
+  --reference       chrf-audit's own procedures (audit.significance): the correct baseline
+  --ci SPEC         a Python callable fn(hypotheses, references, resamples=, alpha=, seed=)
+                    returning (score, low, high)
+  --paired SPEC     a Python callable fn(hyps_a, hyps_b, references, resamples=, seed=)
+                    returning a p-value
+  --external CMD    a program speaking the protocol's stats operations
+
+Exit 0 no finding, 1 findings, 2 usage error.
+"""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("stats", help=HELP, description=DESCRIPTION,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sacrebleu", action="store_true")
+    p.add_argument("--evaluatio", action="store_true")
+    p.add_argument("--reference", action="store_true")
+    p.add_argument("--ci", action="append", default=[], metavar="SPEC")
+    p.add_argument("--paired", action="append", default=[], metavar="SPEC")
+    p.add_argument("--external", action="append", default=[], metavar="CMD")
+    p.add_argument("--accepts", default="resamples,alpha,seed",
+                   help="keywords --ci/--paired callables accept (default: resamples,alpha,seed)")
+    p.add_argument("--statistic", choices=["permutation", "bootstrap"], default="permutation",
+                   help="the test statistic a --paired callable claims (default permutation)")
+    p.add_argument("--documented-layout", choices=["segments", "streams"], default="segments",
+                   help="reference layout the callables' documentation states (default segments)")
+    p.add_argument("--evaluatio-python", metavar="PATH", default=None,
+                   help="an interpreter that has evaluatio (skips creating the private venv)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--trials", type=int, default=None,
+                   help="calibration datasets / coverage corpora (default 200)")
+    p.add_argument("--timeout", type=float, default=120.0,
+                   help="per-call timeout for external programs, seconds (default 120)")
+    p.add_argument("--reports-dir", metavar="DIR", default=None,
+                   help="write <library>.md, stats.json and charts/ there")
+    p.add_argument("--json", metavar="PATH", default=None)
+    p.add_argument("--quiet", action="store_true", help="no table")
+    p.set_defaults(func=run)
+
+
+def procedures(args) -> list:
+    from reference_impl import ChrfParams
+    from ..stats import builtin, callables
+    params = ChrfParams.make()
+    chosen = args.sacrebleu or args.evaluatio or args.reference or args.ci or args.paired or args.external
+    procs = []
+    if args.reference:
+        procs += builtin.reference_procedures(params)
+    if args.sacrebleu or not chosen:
+        procs += builtin.sacrebleu_procedures(params)
+    kw = dict(accepts=args.accepts, statistic=args.statistic,
+              documented_layout=args.documented_layout, params=params)
+    procs += [callables.make(s, "ci", **kw) for s in args.ci]
+    procs += [callables.make(s, "paired", **kw) for s in args.paired]
+    commands = list(args.external)
+    if args.evaluatio or not chosen:
+        from ..stats import evaluatio_env
+        log = (lambda m: print(f"chrf-audit: {m}", file=sys.stderr))
+        commands.append(evaluatio_env.command(args.evaluatio_python, log=log))
+    from ..stats import external
+    for cmd in commands:
+        procs += external.start(cmd, params, timeout=args.timeout)
+    return procs
+
+
+def run(args) -> int:
+    from ..stats import markdown, report
+    from ..stats.checks import Settings
+    from ..stats.runner import run_stats
+    if args.trials is not None and args.trials < 20:
+        raise UsageError(f"--trials must be at least 20, got {args.trials}")
+    settings = Settings(seed=args.seed, **({"trials": args.trials} if args.trials else {}))
+    procs = procedures(args)
+    try:
+        progress = None if args.quiet else (lambda name: print(f"auditing {name} ...", file=sys.stderr))
+        result = run_stats(procs, settings, progress=progress)
+    finally:
+        for p in procs:
+            p.close()
+    if not args.quiet:
+        report.terminal(result)
+    if args.reports_dir:
+        out = Path(args.reports_dir)
+        markdown.write(result, out)
+        (out / "stats.json").write_text(report.to_json(result), encoding="utf-8")
+    if args.json:
+        Path(args.json).write_text(report.to_json(result), encoding="utf-8")
+    return 1 if result.findings else 0

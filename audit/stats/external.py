@@ -1,0 +1,143 @@
+"""Statistical procedures of an external program (the protocol's ``ci`` and ``paired`` ops).
+
+The process management (start, pipelined lines, timeouts, restart after a crash) is
+``audit.adapters.external.ExternalProcess``; this module only adds one-request calls and
+turns the hello's ``stats`` object into procedures with claims.
+"""
+
+from __future__ import annotations
+
+import json
+
+from reference_impl import ChrfParams
+from ..adapters.base import AdapterError
+from ..adapters.external import EOF, TIMEOUT, ExternalProcess, _encode
+from ..errors import UsageError
+from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, Procedure,
+                         StatsClaims, check_values)
+
+
+class StatsProcess(ExternalProcess):
+    def request(self, req: dict) -> Outcome:
+        with self.lock:
+            if self.proc is not None and self.proc.poll() is not None:
+                self.kill()
+                self.restarts += 1
+            try:
+                self.start()
+            except AdapterError as e:
+                return Outcome(CRASH, None, str(e))
+            rid = self._next_id
+            self._next_id += 1
+            self._write_async(_encode(dict(req, id=rid)))
+            line = self._readline(self.timeout)
+            if line is TIMEOUT or line is EOF:
+                detail = (f"no answer within {self.timeout:g} s" if line is TIMEOUT
+                          else self._exit_detail())
+                self.kill()
+                self.restarts += 1
+                return Outcome(T_OUT if line is TIMEOUT else CRASH, None, detail)
+            self._holder.pop("writer", None)
+        try:
+            ans = json.loads(line)
+        except ValueError:
+            self.kill()
+            return Outcome(INVALID, None, f"answer is not JSON: {line[:200]}")
+        if not isinstance(ans, dict) or ans.get("id") != rid:
+            self.kill()
+            return Outcome(INVALID, None, f"answer {line[:200]} does not echo id {rid}")
+        if "error" in ans:
+            return Outcome(EXCEPTION, None, str(ans["error"])[:300])
+        keys = ("score", "low", "high") if req["op"] == "ci" else ("p_value",)
+        values = {k: ans.get(k) for k in keys}
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values.values()):
+            return Outcome(INVALID, values, f"answer lacks numbers for {keys}: {line[:200]}")
+        values = {k: float(v) for k, v in values.items()}
+        problem = check_values("ci" if req["op"] == "ci" else "paired", values)
+        return Outcome(INVALID, values, problem) if problem else Outcome("value", values)
+
+
+class ExternalProcedure(Procedure):
+    def __init__(self, process: StatsProcess, op: str, spec: dict, hello: dict, params: ChrfParams):
+        self.process = process
+        self.kind = "ci" if op == "ci" else "paired"
+        self.test = op.split("-", 1)[1] if self.kind == "paired" else None
+        label = hello.get("name") or f"external:{process.command}"
+        self.name = f"{label}:{op}"
+        self.library = str(label)
+        self.version = hello.get("version")
+        self.environment = hello.get("versions") if isinstance(hello.get("versions"), dict) else None
+        self.source = str(spec.get("function") or process.command)
+        self.claims = StatsClaims(
+            params=params,
+            resamples=int(spec.get("resamples", 1000)), alpha=float(spec.get("alpha", 0.05)),
+            accepts=frozenset(a for a in spec.get("accepts", []) if a in ("resamples", "alpha", "seed")),
+            min_resamples=int(spec.get("min_resamples", 1)),
+            interval=str(spec.get("interval", "percentile")),
+            statistic=str(spec.get("statistic", self.test or "permutation")),
+            strict=bool(spec.get("strict", False)), draw=spec.get("draw"),
+            documented_layout=str(spec.get("documented_layout", "segments")))
+
+    def _req(self, op, hyps, refs, resamples, seed, layout, **extra) -> dict:
+        p = self.claims.params
+        return {"op": op, "hypotheses": list(hyps), "references": [list(r) for r in refs],
+                "resamples": resamples, "seed": seed, "layout": layout,
+                "params": {"char_order": p.char_order, "word_order": p.word_order,
+                           "beta": float(p.beta), "lowercase": p.lowercase,
+                           "whitespace": p.whitespace, "definition": p.definition}, **extra}
+
+    def ci(self, hyps, refs, *, resamples, alpha, seed, layout="segments"):
+        return self.process.request(self._req("ci", hyps, refs, resamples, seed, layout, alpha=alpha))
+
+    def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
+        return self.process.request(self._req("paired", hyps_a, refs, resamples, seed, layout,
+                                              hypotheses_b=list(hyps_b), test=self.test))
+
+    def snippet(self, call: dict) -> str:
+        fn = self.source
+        if fn.startswith("evaluatio.metrics.chrf:"):
+            return _evaluatio_snippet(fn.split(":")[1], call)
+        return f"# {self.name}: send this request to {self.process.command!r}\n" + json.dumps(call)[:2000] + "\n"
+
+    def close(self) -> None:
+        self.process.release()
+
+
+def _evaluatio_snippet(fn: str, call: dict) -> str:
+    lines = [f"from evaluatio.metrics.chrf import {fn}"]
+    for key in ("hyps", "hyps_b", "refs"):
+        if key in call:
+            lines.append(f"{key} = {json.dumps(call[key], ensure_ascii=False)}")
+    if call.get("layout") == "documented":
+        lines.append("refs = [list(x) for x in zip(*refs)]  # as documented: one list per reference set")
+    if fn == "chrf_ci":
+        seed = f", seed={call['seed']}" if call.get("seed") is not None else ""
+        lines.append(f"ci = chrf_ci(refs, hyps, iterations={call.get('resamples')}, alpha={call.get('alpha')}{seed})")
+        lines.append("print(ci.mean, ci.lower, ci.upper)")
+    else:
+        lines.append(f"print(chrf_permutation_test(refs, hyps, hyps_b, iterations={call.get('resamples')}))")
+    return "\n".join(lines) + "\n"
+
+
+def start(command: str, params: ChrfParams, timeout: float = 60.0) -> list[ExternalProcedure]:
+    """Start ``command``, read its hello, return one procedure per declared stats op."""
+    process = StatsProcess(command, timeout)
+    try:
+        hello = process.hello()
+    except AdapterError as e:
+        raise UsageError(str(e)) from None
+    stats = (hello or {}).get("stats")
+    if not isinstance(stats, dict) or not stats:
+        process.kill()
+        raise UsageError(f"--external {command!r} declares no statistical procedure "
+                         "(its hello answer needs a 'stats' object, see docs/external-protocol.md)")
+    procs = []
+    for op, spec in stats.items():
+        if op not in ("ci", "paired-permutation", "paired-bootstrap") or not isinstance(spec, dict):
+            continue
+        procs.append(ExternalProcedure(process.acquire(), op, spec, hello, params))
+    if not procs:
+        process.kill()
+        raise UsageError(f"--external {command!r}: no known op in its 'stats' object")
+    return procs
+

@@ -1,0 +1,122 @@
+"""Stats reports as plain records: JSON (the score reports' schema family), terminal table.
+
+The JSON keeps the score reports' top level (``schema_version``, ``findings`` with
+``implementation``, ``family``, ``level``, ``repro``, ``expected``, ``actual``, ``outcome``)
+with ``kind: "stats"``; ``level`` is ``ci`` or ``paired``, ``expected``/``actual`` are objects
+(``{"low", "high"}``, ``{"p_value"}``, ``{"coverage"}``...).  Nothing time-dependent is
+written: same seed and environment give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict
+
+from .families import FAMILIES
+from .runner import StatsRun
+
+SCHEMA_VERSION = "1.0"
+_MAX_LIST = 200
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if hasattr(x, "item") and not isinstance(x, (str, bytes)):
+        x = x.item()
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, frozenset):
+        return sorted(x)
+    return x
+
+
+def claims_dict(proc) -> dict:
+    c = proc.claims
+    d = asdict(c)
+    d["params"] = {"char_order": c.params.char_order, "word_order": c.params.word_order,
+                   "beta": float(c.params.beta), "definition": c.params.definition}
+    d["accepts"] = sorted(c.accepts)
+    return d
+
+
+def _repro(call):
+    if not isinstance(call, dict):
+        return call
+    out = dict(call)
+    if "hyps" in out and isinstance(out["hyps"], list):
+        out["hypotheses"] = out.pop("hyps")
+        out["references"] = out.pop("refs")
+        if "hyps_b" in out:
+            out["hypotheses_b"] = out.pop("hyps_b")
+    return out
+
+
+def build(run: StatsRun) -> dict:
+    procs = []
+    for r in run.runs:
+        p = r.procedure
+        procs.append({
+            "implementation": p.name, "library": p.library, "version": p.version,
+            "level": p.kind, "source": p.source, "claims": claims_dict(p),
+            "environment": getattr(p, "environment", None),
+            "checks": [{"family": c.family, "check": c.check, "status": c.status,
+                        "summary": c.summary, "test": c.test,
+                        "evidence": {k: v for k, v in c.evidence.items() if k != "p_values"}}
+                       for c in r.results],
+            "null_p_values": next((c.evidence["p_values"][:_MAX_LIST] for c in r.results
+                                   if "p_values" in c.evidence), None),
+        })
+    findings = []
+    for f in run.findings:
+        m = f.main
+        findings.append({
+            "implementation": f.procedure, "family": f.family, "level": f.level,
+            "title": FAMILIES[f.family].title, "summary": m.summary, "check": m.check,
+            "test": m.test, "repro": _repro(m.call), "expected": m.expected, "actual": m.actual,
+            "outcome": m.outcome, "false_alarm": FAMILIES[f.family].false_alarm,
+            "also": [{"check": c.check, "summary": c.summary} for c in f.checks[1:]],
+        })
+    doc = {
+        "schema_version": SCHEMA_VERSION, "kind": "stats",
+        "tool": {"name": "chrf-audit", "version": run.environment.get("chrf_audit")},
+        "run": {"seed": run.settings.seed, "settings": asdict(run.settings)},
+        "environment": run.environment,
+        "families": {k: {"title": f.title, "test": f.test, "false_alarm": f.false_alarm}
+                     for k, f in FAMILIES.items()},
+        "implementations": procs,
+        "findings": findings,
+    }
+    return _plain(doc)
+
+
+def to_json(run: StatsRun) -> str:
+    return json.dumps(build(run), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def terminal(run: StatsRun, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    console = console or Console()
+    table = Table(title="chrf-audit stats: statistical procedures", show_lines=False)
+    for col in ("procedure", "family", "status", "what"):
+        table.add_column(col, overflow="fold")
+    for r in run.runs:
+        fams = {f.family: f for f in r.findings}
+        for fam in FAMILIES:
+            checks = [c for c in r.results if c.family == fam]
+            if not checks:
+                continue
+            if fam in fams:
+                status, what = "[red]finding[/red]", fams[fam].main.summary
+            elif any(c.status == "inconclusive" for c in checks):
+                status, what = "[yellow]inconclusive[/yellow]", next(c.summary for c in checks if c.status == "inconclusive")
+            else:
+                status, what = "[green]pass[/green]", f"{len(checks)} check(s) passed"
+            table.add_row(r.procedure.name, fam, status, what[:160])
+    console.print(table)
+    n = len(run.findings)
+    console.print(f"{n} finding(s) in {len(run.runs)} procedure(s), seed {run.settings.seed}")
