@@ -236,6 +236,16 @@ class ExternalProcess:
             self.close()
 
 
+def _max_refs(value, where: str, process) -> Optional[int]:
+    """The handshake's ``supports.max_refs`` (null or an integer >= 1)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        process.kill()
+        raise AdapterError(f"{where}: supports.max_refs in its hello answer must be an integer >= 1, got {value!r}")
+    return value
+
+
 def _encode(obj) -> bytes:
     return (json.dumps(obj, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
 
@@ -299,6 +309,7 @@ class ExternalAdapter(Adapter):
             sentence=bool(sup.get("sentence", True)),
             corpus=bool(sup.get("corpus", True)),
             multi_reference=bool(sup.get("multi_reference", True)),
+            max_refs=_max_refs(sup.get("max_refs"), where, process),
         )
         accepts = frozenset(a for a in (hello.get("accepts") or []) if a in CLAIM_FIELDS)
         sources = {}
@@ -318,8 +329,10 @@ class ExternalAdapter(Adapter):
         return adapter
 
     def _variant(self, claims: Claims) -> "ExternalAdapter":
-        return ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts,
-                               self.version, self.sources)
+        variant = ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts,
+                                  self.version, self.sources)
+        variant.name = self.name  # a --name given by the user
+        return variant
 
     def _score(self, op: str, items: list) -> list[tuple]:
         if self._closed:

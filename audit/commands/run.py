@@ -37,16 +37,23 @@ def claim_overrides(args) -> dict:
     return out
 
 
-def add_impl_flags(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("implementation under audit")
+def add_impl_flags(p: argparse.ArgumentParser, timeout: float = 5.0, title: str = "implementation under audit") -> None:
+    """The implementation options, the same for run, check and impact."""
+    g = p.add_argument_group(title)
     g.add_argument("--impl", metavar="SPEC",
-                   help="nltk | sacrebleu | sacrebleu-chrf[++][-eps] | package.module:function "
-                        "(sentence level: function(hypothesis, references) -> float)")
+                   help="nltk | sacrebleu | sacrebleu-chrf[++][-eps] | torchmetrics | torchmetrics-chrf[++] "
+                        "| package.module:function (sentence level: function(hypothesis, references) -> float)")
     g.add_argument("--corpus-impl", metavar="SPEC",
                    help="package.module:function (corpus level: function(hypotheses, references_per_segment) -> float)")
     g.add_argument("--external", metavar="COMMAND",
                    help="an external program speaking the JSON-lines protocol (docs/external-protocol.md)")
-    g.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS", help="per-call timeout (default 5)")
+    g.add_argument("--max-refs", type=int, metavar="N",
+                   help="the most references per segment the callable or program takes (1: a single-reference "
+                        "library); the search never sends more")
+    g.add_argument("--name", metavar="NAME",
+                   help="name of the callable or program in reports and report file names")
+    g.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
+                   help=f"per-call timeout (default {timeout:g})")
 
 
 def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
@@ -118,13 +125,18 @@ def validate_search_args(args) -> None:
             raise UsageError("--impact-timeout must be > 0")
 
 
+def custom_flags(args) -> dict:
+    """``--max-refs`` and ``--name`` as resolve() keywords (absent in older namespaces)."""
+    return {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None)}
+
+
 def resolve_adapters(args):
     from ..adapters import resolve
 
     overrides = claim_overrides(args)
     try:
         return resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
-                       overrides=overrides or None, timeout=args.timeout)
+                       overrides=overrides or None, timeout=args.timeout, **custom_flags(args))
     except (TypeError, ValueError) as exc:
         if isinstance(exc, UsageError):
             raise
@@ -197,7 +209,8 @@ def impact_studies(args, result) -> dict | None:
         return out
     if args.impl or args.corpus_impl or args.external:
         adapters = resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
-                           overrides=claim_overrides(args) or None, timeout=args.impact_timeout)
+                           overrides=claim_overrides(args) or None, timeout=args.impact_timeout,
+                           **custom_flags(args))
     else:
         adapters = resolve(",".join(wanted), overrides=claim_overrides(args) or None, timeout=args.impact_timeout)
     cache: dict = {}

@@ -11,7 +11,7 @@ Public API::
     families_found(implementation, pythonpath=None) -> set[str]
     scope(implementation, finding) -> dict | None
 
-``implementation`` is the adapter name ("nltk", "sacrebleu"); anything else is not built in:
+``implementation`` is the adapter name ("nltk", "sacrebleu-chrf++", "torchmetrics-chrf"); anything else is not built in:
 ``repro_snippet`` then falls back to a generic snippet (a ``package.module:function`` callable
 imported directly, or the JSON request of an external program), the others return None/False.
 """
@@ -26,10 +26,11 @@ from typing import Optional
 
 from . import nltk as _nltk
 from . import sacrebleu as _sacrebleu
+from . import torchmetrics as _torchmetrics
 from ._base import installed_version, module_source, py_list_literal, py_literal
 from .patching import PatchError, apply_to_copy, apply_unified_diff, families_found, make_diff, reaudit, reaudit_command
 
-_MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu}
+_MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torchmetrics": _torchmetrics}
 
 __all__ = [
     "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "root_cause", "patch", "patch_description",
@@ -39,20 +40,31 @@ __all__ = [
 BUILTIN = tuple(_MODULES)
 
 
-def _key(implementation: str) -> str:
-    return implementation.split(":")[0].split("-")[0].lower() if implementation else implementation
+def _key(implementation: str) -> Optional[str]:
+    """The upstream a built-in adapter name belongs to: "nltk", "sacrebleu" and
+    "torchmetrics" themselves, and ``<upstream>-chrf...`` ("sacrebleu-chrf++-eps",
+    "torchmetrics-chrf").  Callables (``pkg.mod:fn``), external programs and names given
+    with ``--name`` belong to none, even when they start like one."""
+    name = (implementation or "").lower()
+    if name in _MODULES:
+        return name
+    head, sep, tail = name.partition("-")
+    if sep and head in _MODULES and tail.startswith("chrf") and ":" not in tail and " " not in tail:
+        return head
+    return None
 
 
 def get(implementation: str) -> ModuleType:
-    """The knowledge module of a built-in upstream ("nltk", "sacrebleu"); KeyError otherwise."""
-    name = implementation.lower()
-    if name in _MODULES:
-        return _MODULES[name]
-    raise KeyError(implementation)
+    """The knowledge module of a built-in upstream, by upstream or built-in adapter name;
+    KeyError otherwise."""
+    key = _key(implementation)
+    if key is None:
+        raise KeyError(implementation)
+    return _MODULES[key]
 
 
 def is_builtin(implementation: str) -> bool:
-    return implementation.lower() in _MODULES
+    return _key(implementation) is not None
 
 
 def version(implementation: str) -> Optional[str]:
