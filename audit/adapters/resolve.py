@@ -129,7 +129,7 @@ def resolve(
         bid = client.add(spec)
         supports = Support(sentence=callable_spec is not None, corpus=corpus_impl is not None,
                            multi_reference=max_refs is None or max_refs > 1, max_refs=max_refs)
-        plan.append((name or _callable_name(callable_spec, corpus_impl), client, bid, Claims(), supports,
+        plan.append(((name or "").strip() or _callable_name(callable_spec, corpus_impl), client, bid, Claims(), supports,
                      frozenset(), False))
     for client in clients.values():
         client.start()  # workers import in parallel
