@@ -33,7 +33,7 @@ from .patching import PatchError, apply_to_copy, apply_unified_diff, families_fo
 _MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torchmetrics": _torchmetrics}
 
 __all__ = [
-    "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "root_cause", "patch", "patch_description",
+    "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
     "verify_patch", "families_found", "scope", "reaudit_command", "apply_unified_diff", "PatchError",
 ]
 
@@ -74,22 +74,75 @@ def version(implementation: str) -> Optional[str]:
         return None
 
 
-def _generic_snippet(implementation: str, finding) -> str:
+def _python_entry(implementation: str, finding) -> Optional[tuple[str, str]]:
+    """(module, function) of a Python callable under audit, or None for a program."""
+    src = finding.source or {}
+    if src.get("call") == "python" and src.get("module") and src.get("qualname"):
+        return src["module"], src["qualname"]
+    if src.get("call") is None and ":" in implementation and " " not in implementation:
+        mod, _, fn = implementation.partition(":")  # reports from before "call" was recorded
+        return mod, fn
+    return None
+
+
+def protocol_request(finding, request_id: int = 1) -> dict:
+    """The finding's input as one request of docs/external-protocol.md, ready to pipe into
+    the program as is (the params are the claims it was held to)."""
+    from ._base import claims_with_defaults
+
     m = finding.minimal
-    head = [f"# chrF repro for {implementation}: {finding.family}", f"# {finding.title}",
-            f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100."]
-    if ":" in implementation and " " not in implementation:
-        mod, _, fn = implementation.partition(":")
+    request = {"id": request_id, "op": m.level}
+    if m.level == "sentence":
+        request["hypothesis"], request["references"] = m.inputs["hypothesis"], list(m.inputs["references"])
+    else:
+        request["hypotheses"] = list(m.inputs["hypotheses"])
+        request["references"] = [list(r) for r in m.inputs["references"]]
+    request["params"] = claims_with_defaults(finding.claims)
+    return request
+
+
+def _generic_snippet(implementation: str, finding) -> str:
+    import json
+
+    m = finding.minimal
+    head = [f"# chrF repro for {implementation}: {finding.family}", f"# {finding.title}"]
+    if finding.family.startswith("metamorphic-"):
+        head.append(f"# Expected {m.expected!r} on 0..100: its own score before the transformation.")
+    else:
+        head.append(f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100.")
+    entry = _python_entry(implementation, finding)
+    if entry is not None:
+        mod, fn = entry
+        top, _, rest = fn.partition(".")
         if m.level == "sentence":
             call = f"{fn}({py_literal(m.inputs['hypothesis'])}, {py_list_literal(m.inputs['references'])})"
         else:
             call = f"{fn}({py_list_literal(m.inputs['hypotheses'])}, {py_list_literal(m.inputs['references'])})"
-        return "\n".join(head + [f"from {mod} import {fn}", "", f"print({call})"]) + "\n"
-    import json
+        return "\n".join(head + [f"from {mod} import {top}", "", f"print({call})"]) + "\n"
+    import shlex
 
-    request = dict(m.inputs, level=m.level)
-    return "\n".join(head + ["# JSON request for the external program (one line on stdin):",
-                             "# " + json.dumps(request, ensure_ascii=True)]) + "\n"
+    line = json.dumps(protocol_request(finding), ensure_ascii=True)
+    src = finding.source or {}
+    command = src.get("command") or (implementation[len("external:"):] if implementation.startswith("external:")
+                                     else "<the audited command>")
+    got = (m.actual_raw if m.actual_raw is not None else
+           (m.detail or m.outcome) if m.outcome != "value" else repr(m.actual))
+    return "\n".join(head + [
+        "# One request of the external protocol (docs/external-protocol.md), piped into the",
+        f"# audited program as is; it answers {_one_line(got)}.",
+        f"printf '%s\\n' {shlex.quote(line)} | {command}",
+    ]) + "\n"
+
+
+def _one_line(text) -> str:
+    return " ".join(str(text).split())[:200]
+
+
+def snippet_language(implementation: str, finding) -> str:
+    """"python" for built-in upstreams and callables, "sh" for an external program."""
+    if is_builtin(implementation) or _python_entry(implementation, finding) is not None:
+        return "python"
+    return "sh"
 
 
 def repro_snippet(implementation: str, finding) -> str:
