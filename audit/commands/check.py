@@ -164,7 +164,10 @@ def check(args) -> int:
     from .. import report
 
     report.render_terminal(result)
-    write_outputs(args, result)
+    from .progress import Phases
+
+    with Phases(not args.quiet) as phases:
+        write_outputs(args, result, phases=phases)
     audited = [a.implementation for a in result.adapters]
     if args.update_baseline:
         new, added, removed = B.updated(baseline, result.findings, today=today)

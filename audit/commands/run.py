@@ -236,20 +236,26 @@ def impact_studies(args, result) -> dict | None:
     return out
 
 
-def write_outputs(args, result, default_dir=None, impact=None) -> None:
+def write_outputs(args, result, default_dir=None, impact=None, phases=None) -> None:
     from .. import report
+    from .progress import Phases
 
+    phases = phases or Phases(False)
     stamp = getattr(args, "timestamp", False)
     verify = not getattr(args, "no_verify", False)
     reports_dir = args.reports_dir or default_dir
-    if reports_dir:
-        report.write_reports(result, reports_dir, impact=impact, verify_patches=verify, timestamp=stamp)
-    if args.markdown:
-        report.write_reports(result, args.markdown, impact=impact, verify_patches=verify, timestamp=stamp)
-    if args.json:
-        report.write_json(result, args.json, impact=impact, timestamp=stamp)
-    if args.junit:
-        report.write_junit(result, args.junit)
+    targets = [d for d in (reports_dir, args.markdown) if d]
+    with phases.phase("writing reports (snippets, root causes, scope sweeps, charts)",
+                      total=len(targets) + bool(args.json) + bool(args.junit)) as task:
+        for target in targets:
+            report.write_reports(result, target, impact=impact, verify_patches=verify, timestamp=stamp)
+            task.advance()
+        if args.json:
+            report.write_json(result, args.json, impact=impact, timestamp=stamp)
+            task.advance()
+        if args.junit:
+            report.write_junit(result, args.junit)
+            task.advance()
     report.append_github_summary(result)
 
 
@@ -267,11 +273,18 @@ def run(args) -> int:
     from .. import report
     from ..report.details import start_verification
 
+    from .progress import Phases, wait_with_progress
+
     # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited.
+    futures: list = []
     with ThreadPoolExecutor(max_workers=2) as pool:
-        result = execute(args, adapters, on_summary=(lambda s: start_verification(s, pool)) if verify else None)
+        result = execute(args, adapters,
+                         on_summary=(lambda s: futures.extend(start_verification(s, pool))) if verify else None)
+        with Phases(not args.quiet) as phases:
+            wait_with_progress(phases, futures, "verifying suggested patches (a re-audit of each)")
     report.render_terminal(result)
     impact = impact_studies(args, result)
-    write_outputs(args, result, default_dir, impact=impact)
+    with Phases(not args.quiet) as phases:
+        write_outputs(args, result, default_dir, impact=impact, phases=phases)
     return 1 if result.findings else 0
