@@ -144,3 +144,14 @@ def test_impact_takes_external_programs(tmp_path, capsys):
     assert "prog" in text
     # the program computes the reference exactly: no system's score moves
     assert "external:" not in text
+
+
+def test_callable_version_comes_from_the_distribution_that_owns_the_module(single_ref_module):
+    from importlib import metadata
+
+    [a] = resolve("reference_impl.api:sentence_score", isolate=False)  # module reference_impl, distribution chrf-audit
+    assert a.version == metadata.version("chrf-audit")
+    a.close()
+    [b] = resolve("singleref_lib:sentence", isolate=False)  # a file in the working directory: no distribution
+    assert b.version is None and "|unknown|" in b.signature
+    b.close()
