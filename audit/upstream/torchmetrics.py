@@ -166,16 +166,19 @@ _HYP_OLD = """\
 """
 _TARGET_SUM = "        total_target_char_n_grams = _sum_over_dicts(total_target_char_n_grams, target_char_n_grams)\n"
 _HYP_NEW = """\
-        # hypothesis n-grams count only for the orders the chosen reference has (as in
-        # chrF++.py); a segment without a chosen reference keeps them all, as before
-        chosen = sentence_level_f_score > 0
+        # hypothesis n-grams count only for the orders the chosen reference has n-grams of
+        # (the first reference's when none matches), as in chrF++.py
+        if sentence_level_f_score > 0:
+            ref_char_totals, ref_word_totals = target_char_n_grams, target_word_n_grams
+        else:
+            _, _, ref_char_totals, ref_word_totals = _get_n_grams_counts_and_total_ngrams(
+                targets[0], n_char_order, n_word_order, lowercase, whitespace  # type: ignore
+            )
         total_preds_char_n_grams = _sum_over_dicts(
-            total_preds_char_n_grams,
-            {n: c for n, c in pred_char_n_grams.items() if not chosen or target_char_n_grams[n] > 0},
+            total_preds_char_n_grams, {n: c for n, c in pred_char_n_grams.items() if ref_char_totals[n] > 0}
         )
         total_preds_word_n_grams = _sum_over_dicts(
-            total_preds_word_n_grams,
-            {n: c for n, c in pred_word_n_grams.items() if not chosen or target_word_n_grams[n] > 0},
+            total_preds_word_n_grams, {n: c for n, c in pred_word_n_grams.items() if ref_word_totals[n] > 0}
         )
 """
 
