@@ -75,7 +75,7 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML file here")
     g.add_argument("--reports-dir", type=Path, metavar="DIR",
                    help="write every report into DIR (default reports/ when no implementation is given)")
-    g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--quiet", action="store_true", help="no progress on stderr (search, patch verification, report writing)")
     g.add_argument("--timestamp", action="store_true",
                    help="record the time of the run (in one separate 'volatile' field of the JSON report)")
     g.add_argument("--no-verify", action="store_true",
