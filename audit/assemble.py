@@ -85,9 +85,17 @@ def _findings(adapter, found: dict) -> list[Finding]:
 
 def _source(adapter, level: str) -> Optional[dict]:
     loc = getattr(adapter, "sources", {}).get(level)
+    process = getattr(adapter, "process", None)
+    if process is not None:  # an external program: the command that reproduces it
+        out = {"call": "external", "command": getattr(process, "command", None)}
+        if loc is not None:
+            out.update(file=_portable_path(loc.file), line=loc.line, function=loc.qualname)
+        return out
     if loc is None:
         return None
-    return {"file": _portable_path(loc.file), "line": loc.line, "function": f"{loc.module}.{loc.qualname}"}
+    return {"file": _portable_path(loc.file), "line": loc.line, "function": f"{loc.module}.{loc.qualname}",
+            # how to call it again (repro snippets)
+            "module": loc.module, "qualname": loc.qualname, "call": "python"}
 
 
 def _portable_path(file: Optional[str]) -> Optional[str]:

@@ -72,11 +72,10 @@ def _case_problem(case) -> Optional[str]:
 def _applicable(adapter, level: str, inputs: dict) -> bool:
     sup = adapter.supports
     if level == "sentence":
-        return sup.sentence and (sup.multi_reference or len(inputs["references"]) == 1)
+        return sup.sentence and sup.takes(len(inputs["references"]))
     if not sup.corpus:
         return False
-    refs = inputs["references"]
-    return sup.multi_reference or all(len(r) == 1 for r in refs)
+    return all(sup.takes(len(r)) for r in inputs["references"])
 
 
 def save_findings_as_cases(result: AuditResult, cases_dir: Path) -> list[Path]:

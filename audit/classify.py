@@ -67,7 +67,8 @@ class Classifier:
 
     #: Fixed probes that tell apart explanations agreeing on the input at hand: whitespace
     #: sets, case mappings, normalization, code units, punctuation, case.  Every text is
-    #: longer than the default order, so that a probe does not also trip the divisor.
+    #: longer than the default order, so that a probe does not also trip the divisor (but
+    #: the last, which has no n-gram at all).
     PROBES = [
         ("abc\tdefgh", "abcdefgh"), ("abc\xa0defgh", "abcdefgh"), ("abc\x1cdefgh", "abcdefgh"),
         ("abc\x85defgh", "abcdefgh"), ("abc\u3000defgh", "abcdefgh"), ("abc\u200bdefgh", "abcdefgh"),
@@ -75,6 +76,9 @@ class Classifier:
         ("caf\xe9snob", "cafe\u0301snob"), ("a\U0001F600b\U0001F600cdef", "a\U0001F600b\U0001F600cdefg"),
         ("\u0130stanbul", "i\u0307stanbul"), ("the end.", "the end ."), ("(hi) there", "( hi ) there"),
         ("ABCDEFG", "abcdefg"),
+        # empty against empty: 0 by every definition; tells an empty-input rule apart from
+        # reference-selection deviations that pick the empty reference's statistics
+        ("", ""),
     ]
 
     def _disambiguate(self, adapter, level, params, candidates):

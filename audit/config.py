@@ -58,7 +58,7 @@ CLAIM_KEYS = {
     "char-order": "char_order", "word-order": "word_order", "beta": "beta", "lowercase": "lowercase",
     "whitespace": "whitespace", "definition": "definition", "scale": "scale",
 }
-IMPL_KEYS = ("impl", "corpus-impl", "external", "timeout") + tuple(CLAIM_KEYS)
+IMPL_KEYS = ("impl", "corpus-impl", "external", "timeout", "max-refs", "name") + tuple(CLAIM_KEYS)
 PATH_KEYS = ("cases", "baseline", "json", "markdown", "junit", "reports-dir")
 TOP_KEYS = ("implementations", "max-examples", "seed", "tolerance", "timeout", "strict") + PATH_KEYS
 
@@ -72,6 +72,8 @@ class ImplConfig:
     external: Optional[str] = None
     timeout: Optional[float] = None
     claims: dict = field(default_factory=dict)  # CLAIM_FIELDS names -> values
+    max_refs: Optional[int] = None  # references per segment it takes (1: single-reference)
+    name: Optional[str] = None  # its name in reports
 
 
 @dataclass
@@ -139,8 +141,10 @@ def _implementation(where: str, entry: Any) -> ImplConfig:
     for key, v in entry.items():
         if key not in IMPL_KEYS:
             raise _unknown(where, key, IMPL_KEYS)
-        if key in ("impl", "corpus-impl", "external"):
+        if key in ("impl", "corpus-impl", "external", "name"):
             setattr(out, key.replace("-", "_"), _str(where, key, v))
+        elif key == "max-refs":
+            out.max_refs = _int(where, key, v, minimum=1)
         elif key == "timeout":
             out.timeout = _number(where, key, v, positive=True)
         elif key in ("char-order", "word-order", "scale"):

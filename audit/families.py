@@ -39,6 +39,7 @@ FAMILIES: dict[str, str] = {
     # -- references and corpus
     "corpus-macro-average": "the corpus score is the mean of sentence scores instead of being computed from summed statistics",
     "first-reference-only": "only the first reference is used instead of the best one",
+    "unmatched-segment-reference-dropped": "a segment that matches none of its references adds its hypothesis n-grams but no reference n-grams to the corpus statistics, so corpus recall is inflated",
     "references-averaged": "scores against several references are averaged instead of taking the best",
     # -- output
     "precision-loss": "the score is rounded or computed in low precision",

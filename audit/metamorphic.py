@@ -57,12 +57,12 @@ def _identical_strategy(adapter):
 
 
 def _segment_order_strategy(adapter):
-    max_refs = 3 if adapter.supports.multi_reference else 1
+    max_refs = adapter.supports.refs_limit(3)
     return S.corpus_inputs(max_refs=max_refs).filter(lambda c: len(c[0]) >= 2)
 
 
 def _added_reference_strategy(adapter):
-    return st.tuples(S.sentence_inputs(max_refs=2), S.texts())
+    return st.tuples(S.sentence_inputs(max_refs=adapter.supports.refs_limit(3) - 1), S.texts())
 
 
 def _whitespace_strategy(adapter):
@@ -97,7 +97,7 @@ RELATIONS = [
     ),
     Relation(
         "metamorphic-added-reference", "sentence",
-        lambda a: a.supports.sentence and a.supports.multi_reference,
+        lambda a: a.supports.sentence and a.supports.refs_limit(3) >= 2,
         _added_reference_strategy,
         lambda c: (_sentence(c[0][0], c[0][1]), _sentence(c[0][0], list(c[0][1]) + [c[1]])),
         lambda base, new, tol: new >= base - tol,

@@ -82,6 +82,7 @@ class ScoreVariant:
     empty_perfect: bool = False
     references: Optional[str] = None  # "first" | "mean"
     macro: bool = False
+    unmatched_dropped: bool = False  # corpus: a segment matching no reference adds no reference n-grams
 
 
 def _text_alternatives(params: ChrfParams) -> list[tuple[str, object]]:
@@ -120,6 +121,8 @@ def _score_alternatives(params: ChrfParams, level: str, nrefs: int, nsegs: int) 
         alts += [("references", "first"), ("references", "mean")]
     if level == "corpus" and nsegs > 1:
         alts.append(("macro", True))
+    if level == "corpus":
+        alts.append(("unmatched_dropped", True))
     return alts
 
 
@@ -139,6 +142,8 @@ def score_families(v: ScoreVariant, params: ChrfParams) -> list[str]:
         out.append("first-reference-only" if v.references == "first" else "references-averaged")
     if v.macro:
         out.append("corpus-macro-average")
+    if v.unmatched_dropped:
+        out.append("unmatched-segment-reference-dropped")
     return out
 
 
@@ -327,6 +332,7 @@ def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: Ch
     unequal = any(h and r and m * r != m * h for x in pool for h, r, m in zip(x.hyp, x.ref, x.match))
     empty = any(not getattr(x, "hyp_total", sum(x.hyp)) and not any(x.ref) for x in flat)
     refs_differ = any(len(set(seg)) > 1 for seg in raw)
+    unmatched = any(all(not any(c.match) for c in seg) and any(any(c.ref) for c in seg) for seg in raw)
     keep = []
     for f, val in alts:
         if f == "divisor" and not partial:
@@ -338,6 +344,8 @@ def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: Ch
         if f == "empty_perfect" and not empty:
             continue
         if f == "references" and not refs_differ:
+            continue
+        if f == "unmatched_dropped" and not unmatched:
             continue
         keep.append((f, val))
     return keep
@@ -376,7 +384,12 @@ def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVar
     if v.references == "mean" and len(raw[0]) > 1:
         k = len(raw[0])
         return sum(variant_sentence_score(_add([seg[j] for seg in raw]), params, v) for j in range(k)) / k
-    return variant_sentence_score(_add([choose(c) for c in raw]), params, v)
+    chosen = [choose(c) for c in raw]
+    if v.unmatched_dropped:  # torchmetrics: no best reference, so zero reference counts
+        zero = (0,) * len(chosen[0].ref)
+        chosen = [RawStats(c.hyp, zero, zero, getattr(c, "hyp_total", sum(c.hyp)))
+                  if all(not any(x.match) for x in cands) else c for c, cands in zip(chosen, raw)]
+    return variant_sentence_score(_add(chosen), params, v)
 
 
 # ------------------------------------------------------------------------------- explain
@@ -395,7 +408,15 @@ def rounded_matches(value: Fraction, actual: float, scale: int, tol: float) -> O
             return k
     if abs(_float32(exact) - actual) <= tol:
         return -1
+    # float32 arithmetic on the implementation's own scale (torch's default dtype): the
+    # result lies within a few float32 ulps of the exact value, not only at its rounding.
+    if own != 0 and abs(actual * scale / 100 - own) <= _FLOAT32_ULPS * abs(own) * 2.0 ** -23:
+        return -1
     return None
+
+
+#: How many float32 ulps a chain of float32 operations may drift from the exact value.
+_FLOAT32_ULPS = 16
 
 
 def _float32(x: float) -> float:

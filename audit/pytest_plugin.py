@@ -109,7 +109,11 @@ def _number(x):
 
 def _call(finding) -> str:
     impl = finding.implementation
-    fn = impl.partition(":")[2] if ":" in impl else impl
+    src = finding.source or {}
+    if src.get("call") == "python" and src.get("qualname"):
+        fn = src["qualname"]  # the function that ran at this level (the name may be the module's)
+    else:
+        fn = impl.partition(":")[2] if ":" in impl else impl
     m = finding.minimal
     if m.level == "sentence":
         return f"{fn}({m.inputs['hypothesis']!r}, {list(m.inputs['references'])!r})"

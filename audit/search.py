@@ -76,7 +76,7 @@ def _collect(found: dict, obs: Observation, origin: str = "search"):
 def _strategies(adapter):
     from . import strategies as S
 
-    max_refs = 3 if adapter.supports.multi_reference else 1
+    max_refs = adapter.supports.refs_limit(3)
     sentence = S.sentence_inputs(max_refs=max_refs).map(
         lambda hr: {"hypothesis": hr[0], "references": list(hr[1])}
     )

@@ -55,7 +55,7 @@ def test_baseline_lifecycle(project, capsys):
     # 1. a planted bug fails the gate, the configured reports are written
     assert main(["check", "--quiet", "--json", "out/audit.json", "--junit", "out/junit.xml"]) == 1
     out = capsys.readouterr().out
-    assert "NEW      plantedpkg.requested_order_divisor:sentence  requested-order-divisor" in out
+    assert "NEW      plantedpkg.requested_order_divisor  requested-order-divisor" in out
     assert "check failed: 1 new finding" in out
     doc = json.loads((project / "out" / "audit.json").read_text())
     assert [f["family"] for f in doc["findings"]] == ["requested-order-divisor"]
@@ -78,7 +78,7 @@ def test_baseline_lifecycle(project, capsys):
 
     # 3. expiry: reported, fails only with --strict
     assert main(["check", "--quiet", "--today", "2030-07-01"]) == 0
-    assert "EXPIRED  plantedpkg.requested_order_divisor:sentence  requested-order-divisor" in capsys.readouterr().out
+    assert "EXPIRED  plantedpkg.requested_order_divisor  requested-order-divisor" in capsys.readouterr().out
     assert main(["check", "--quiet", "--today", "2030-07-01", "--strict"]) == 1
     assert "check failed (--strict): 1 expired entry" in capsys.readouterr().out
 
@@ -86,7 +86,7 @@ def test_baseline_lifecycle(project, capsys):
     (project / "pyproject.toml").write_text(_config(CORRECT), encoding="utf-8")
     assert main(["check", "--quiet", "--today", "2030-01-03"]) == 0
     out = capsys.readouterr().out
-    assert "STALE    plantedpkg.requested_order_divisor:sentence  requested-order-divisor" in out
+    assert "STALE    plantedpkg.requested_order_divisor  requested-order-divisor" in out
     assert main(["check", "--quiet", "--today", "2030-01-03", "--strict"]) == 1
     assert "check failed (--strict): 1 stale entry" in capsys.readouterr().out
     (project / "pyproject.toml").write_text(_config(CORRECT, "strict = true"), encoding="utf-8")

@@ -12,7 +12,7 @@ from audit.cli import main
 from audit.errors import UsageError
 from audit.outputs import MANIFEST, atomic_write, check_dir, check_file
 from audit.report import write_reports
-from audit.report.examples import example_result
+from tests.fixtures.report_examples import example_result
 
 # An implementation that cannot even be imported: if the output check did not come first,
 # the error would be about this module, not about the path.

@@ -65,7 +65,7 @@ def test_planted_fix_is_validated(project, capsys):
     (project / "fix.diff").write_text(FIX, encoding="utf-8")
     assert main(_planted("--patch", "fix.diff")) == 0
     out = capsys.readouterr().out
-    assert "FIXED          plantedpkg.requested_order_divisor:sentence  requested-order-divisor" in out
+    assert "FIXED          plantedpkg.requested_order_divisor  requested-order-divisor" in out
     assert 'repro (sentence): hyp "' in out and "expected 100, before 16.6666" in out and "after 100" in out
     assert "patch validated: 1 fixed, 0 still present, 0 introduced" in out
     assert "divisor='requested'" in (project / "plantedpkg" / "requested_order_divisor.py").read_text()

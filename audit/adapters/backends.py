@@ -282,6 +282,10 @@ def make_backend(spec: dict) -> Backend:
         return SacrebleuBackend(bool(spec.get("eps_smoothing")))
     if kind == "callable":
         return CallableBackend(spec.get("sentence"), spec.get("corpus"))
+    if kind == "torchmetrics":
+        from .tm_backend import TorchmetricsBackend
+
+        return TorchmetricsBackend()
     raise SpecError(f"unknown backend kind {kind!r}")
 
 

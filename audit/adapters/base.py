@@ -115,6 +115,19 @@ class Support:
     sentence: bool
     corpus: bool
     multi_reference: bool
+    #: the most references per segment the implementation takes (None: no limit); a
+    #: single-reference library is ``multi_reference=False`` (``--max-refs 1``)
+    max_refs: Optional[int] = None
+
+    def refs_limit(self, cap: int) -> int:
+        """How many references per segment the search may generate, at most ``cap``."""
+        if not self.multi_reference:
+            return 1
+        return cap if self.max_refs is None else max(1, min(cap, self.max_refs))
+
+    def takes(self, n: int) -> bool:
+        """Whether a segment with ``n`` references may be sent to the implementation."""
+        return n == 1 or (self.multi_reference and (self.max_refs is None or n <= self.max_refs))
 
 
 @dataclass(frozen=True)
@@ -188,10 +201,10 @@ class Adapter(abc.ABC):
         if not self.supports.sentence:
             raise NotImplementedError(f"{self.name} has no sentence-level score")
         items = [(h, list(refs)) for h, refs in items]
-        if not self.supports.multi_reference:
-            for _, refs in items:
-                if len(refs) != 1:
-                    raise ValueError(f"{self.name} takes exactly one reference per segment")
+        for _, refs in items:
+            if not self.supports.takes(len(refs)):
+                raise ValueError(f"{self.name} takes at most {self.supports.refs_limit(len(refs))} "
+                                 f"reference(s) per segment, got {len(refs)}")
         if not items:
             return []
         return [outcome_from_result(r, self.claims.scale) for r in self._score("sentence", items)]
@@ -202,10 +215,11 @@ class Adapter(abc.ABC):
         if not self.supports.corpus:
             raise NotImplementedError(f"{self.name} has no corpus-level score")
         items = [(list(hyps), [list(r) for r in refs]) for hyps, refs in items]
-        if not self.supports.multi_reference:
-            for _, refs in items:
-                if any(len(r) != 1 for r in refs):
-                    raise ValueError(f"{self.name} takes exactly one reference per segment")
+        for _, refs in items:
+            bad = next((len(r) for r in refs if not self.supports.takes(len(r))), None)
+            if bad is not None:
+                raise ValueError(f"{self.name} takes at most {self.supports.refs_limit(bad)} "
+                                 f"reference(s) per segment, got {bad}")
         if not items:
             return []
         return [outcome_from_result(r, self.claims.scale) for r in self._score("corpus", items)]

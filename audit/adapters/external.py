@@ -238,7 +238,7 @@ def _check_hello(hello: dict) -> None:
         if v is not None and not isinstance(v, want):
             raise AdapterError(f"{key} must be {what}, got {kind(v)} ({json.dumps(v)[:60]})")
     for k, v in (hello.get("supports") or {}).items():
-        if not isinstance(v, bool):
+        if k != "max_refs" and not isinstance(v, bool):  # max_refs: see _max_refs
             raise AdapterError(f"supports.{k} must be true or false, got {kind(v)}")
     for v in hello.get("accepts") or []:
         if not isinstance(v, str):
@@ -249,6 +249,16 @@ def _check_hello(hello: dict) -> None:
     v = hello.get("version")
     if v is not None and (isinstance(v, (bool, dict, list))):
         raise AdapterError(f"version must be a string, got {kind(v)}")
+
+
+def _max_refs(value, where: str, process) -> Optional[int]:
+    """The handshake's ``supports.max_refs`` (null or an integer >= 1)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        process.kill()
+        raise AdapterError(f"{where}: supports.max_refs in its hello answer must be an integer >= 1, got {value!r}")
+    return value
 
 
 def _encode(obj) -> bytes:
@@ -320,6 +330,7 @@ class ExternalAdapter(Adapter):
             sentence=bool(sup.get("sentence", True)),
             corpus=bool(sup.get("corpus", True)),
             multi_reference=bool(sup.get("multi_reference", True)),
+            max_refs=_max_refs(sup.get("max_refs"), where, process),
         )
         if not (supports.sentence or supports.corpus):
             process.kill()
@@ -343,8 +354,10 @@ class ExternalAdapter(Adapter):
         return adapter
 
     def _variant(self, claims: Claims) -> "ExternalAdapter":
-        return ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts,
-                               self.version, self.sources)
+        variant = ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts,
+                                  self.version, self.sources)
+        variant.name = self.name  # a --name given by the user
+        return variant
 
     def _score(self, op: str, items: list) -> list[tuple]:
         if self._closed:

@@ -36,8 +36,19 @@ BUILTINS: dict[str, tuple] = {
         {"kind": "sacrebleu", "eps_smoothing": True},
         Claims(word_order=2, definition="sacrebleu-eps"), _SACRE_ACCEPTS, _SACRE_SUPPORT,
     ),
+    # torchmetrics (optional: pip install 'chrf-audit[torchmetrics]'); its source says it is
+    # derived from Popovic's chrF++.py, so it is held to that definition, on its 0..1 scale.
+    "torchmetrics-chrf": (
+        {"kind": "torchmetrics"},
+        Claims(word_order=0, definition="chrfpp", scale=1), _SACRE_ACCEPTS, _SACRE_SUPPORT,
+    ),
+    "torchmetrics-chrf++": (
+        {"kind": "torchmetrics"},
+        Claims(word_order=2, definition="chrfpp", scale=1), _SACRE_ACCEPTS, _SACRE_SUPPORT,
+    ),
 }
 SACREBLEU_NAMES = ("sacrebleu-chrf", "sacrebleu-chrf++", "sacrebleu-chrf-eps", "sacrebleu-chrf++-eps")
+TORCHMETRICS_NAMES = ("torchmetrics-chrf", "torchmetrics-chrf++")
 
 
 class PythonAdapter(Adapter):

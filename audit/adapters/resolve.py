@@ -8,10 +8,10 @@ from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, Support
 from .external import ExternalAdapter
 from .isolation import InProcessClient, WorkerClient
-from .pyimpl import BUILTINS, SACREBLEU_NAMES, PythonAdapter
+from .pyimpl import BUILTINS, SACREBLEU_NAMES, TORCHMETRICS_NAMES, PythonAdapter
 
 DEFAULT_IMPLS = ("nltk",) + SACREBLEU_NAMES
-GROUPS = {"nltk": ("nltk",), "sacrebleu": SACREBLEU_NAMES}
+GROUPS = {"nltk": ("nltk",), "sacrebleu": SACREBLEU_NAMES, "torchmetrics": TORCHMETRICS_NAMES}
 
 
 def _apply_overrides(claims: Claims, overrides: dict, who: str) -> Claims:
@@ -49,7 +49,8 @@ def _builtin_names(impl: Optional[str]) -> list[str]:
         else:
             raise AdapterError(
                 f"unknown implementation {part!r} for --impl: expected one of "
-                f"{', '.join(list(GROUPS) + list(SACREBLEU_NAMES))} or package.module:function"
+                f"{', '.join(list(GROUPS) + list(SACREBLEU_NAMES) + list(TORCHMETRICS_NAMES))} "
+                f"or package.module:function"
             )
     return list(dict.fromkeys(names))
 
@@ -62,6 +63,8 @@ def resolve(
     overrides: Optional[dict] = None,
     timeout: float = 5.0,
     isolate: bool = True,
+    max_refs: Optional[int] = None,
+    name: Optional[str] = None,
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 
@@ -72,10 +75,17 @@ def resolve(
     * ``external``: a command speaking docs/external-protocol.md.
 
     ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
+    ``max_refs`` (the most references per segment it takes; 1: a single-reference library)
+    and ``name`` (the name in reports) describe the one callable or external program given.
+    ``impl`` and ``corpus_impl`` together are ONE implementation with two entry points.
     Callables and programs are loaded eagerly: a bad spec raises AdapterError (one line).
     """
     if timeout is None or not timeout > 0:
         raise AdapterError(f"timeout must be > 0 seconds, got {timeout!r}")
+    if max_refs is not None and (isinstance(max_refs, bool) or not isinstance(max_refs, int) or max_refs < 1):
+        raise AdapterError(f"--max-refs must be an integer >= 1, got {max_refs!r}")
+    if name is not None and not name.strip():
+        raise AdapterError("--name needs a non-empty name")
     overrides = _check_overrides(overrides)
     impl = impl.strip() if isinstance(impl, str) and impl.strip() else None
     corpus_impl = corpus_impl.strip() if isinstance(corpus_impl, str) and corpus_impl.strip() else None
@@ -86,6 +96,13 @@ def resolve(
         callable_spec = impl
     elif impl is not None or (corpus_impl is None and external is None):
         builtin = _builtin_names(impl)
+    custom = int(bool(callable_spec or corpus_impl)) + int(external is not None)
+    for value, flag in ((max_refs, "--max-refs"), (name, "--name")):
+        if value is not None and (custom != 1 or builtin):
+            raise AdapterError(
+                f"{flag} describes one package.module:function implementation or one --external "
+                f"program; built-in adapters have their own"
+            )
     if corpus_impl is not None and ":" not in corpus_impl:
         raise AdapterError(
             f"--corpus-impl expects package.module:function, got {corpus_impl!r}"
@@ -102,17 +119,18 @@ def resolve(
     plan = []  # (name, client, bid, claims, supports, accepts, native_signature)
     for name in builtin:
         spec, claims, accepts, supports = BUILTINS[name]
-        group = "nltk" if name == "nltk" else "sacrebleu"
+        group = spec["kind"]
         client = clients.get(group) or clients.setdefault(group, make_client())
         bid = _bid_for(client, spec)
-        plan.append((name, client, bid, claims, supports, accepts, spec["kind"] == "sacrebleu"))
+        plan.append((name, client, bid, claims, supports, accepts, group == "sacrebleu"))
     if callable_spec or corpus_impl:
         client = clients.setdefault("callable", make_client())
         spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl}
         bid = client.add(spec)
         supports = Support(sentence=callable_spec is not None, corpus=corpus_impl is not None,
-                           multi_reference=True)
-        plan.append((callable_spec or corpus_impl, client, bid, Claims(), supports, frozenset(), False))
+                           multi_reference=max_refs is None or max_refs > 1, max_refs=max_refs)
+        plan.append(((name or "").strip() or _callable_name(callable_spec, corpus_impl), client, bid, Claims(), supports,
+                     frozenset(), False))
     for client in clients.values():
         client.start()  # workers import in parallel
 
@@ -133,6 +151,10 @@ def resolve(
                 raise AdapterError("--external needs a command, got an empty string")
             ext = ExternalAdapter.start(external, timeout)
             ext.claims = _apply_overrides(ext.claims, overrides, ext.name)
+            if max_refs is not None:
+                ext.supports = Support(ext.supports.sentence, ext.supports.corpus, max_refs > 1, max_refs)
+            if name is not None:
+                ext.name = name.strip()
             adapters.append(ext)
     except BaseException:
         for a in adapters:
@@ -141,6 +163,15 @@ def resolve(
             client.close()
         raise
     return adapters
+
+
+def _callable_name(sentence: Optional[str], corpus: Optional[str]) -> str:
+    """The report name of a callable implementation: its spec; with both entry points, the
+    module they share (or both specs), not whichever was given first."""
+    if not (sentence and corpus):
+        return sentence or corpus
+    s_mod, c_mod = sentence.partition(":")[0].strip(), corpus.partition(":")[0].strip()
+    return s_mod if s_mod == c_mod else f"{sentence} + {corpus}"
 
 
 def _bid_for(client, spec: dict) -> int:

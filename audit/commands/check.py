@@ -77,6 +77,8 @@ def _plans(args, cfg: _config.Config) -> list[argparse.Namespace]:
     for entry in cfg.implementations:
         ns = argparse.Namespace(**vars(args))
         ns.impl, ns.corpus_impl, ns.external = entry.impl, entry.corpus_impl, entry.external
+        ns.max_refs = args.max_refs if args.max_refs is not None else entry.max_refs
+        ns.name = args.name if args.name is not None else entry.name
         ns.timeout = args.timeout if args.timeout_given or entry.timeout is None else entry.timeout
         for attr in _CLAIM_ATTRS:  # the command line wins over the entry
             if getattr(args, attr, None) is None and attr in entry.claims:
@@ -172,7 +174,10 @@ def check(args) -> int:
     from .. import report
 
     report.render_terminal(result)
-    write_outputs(args, result)
+    from .progress import Phases
+
+    with Phases(not args.quiet) as phases:
+        write_outputs(args, result, phases=phases)
     audited = [a.implementation for a in result.adapters]
     if args.update_baseline:
         # only the audited implementations' entries change; the file is re-read under a lock

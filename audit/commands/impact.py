@@ -9,6 +9,7 @@ import sys
 
 from ..errors import UsageError
 from ..outputs import atomic_write, check_file
+from .run import add_impl_flags, custom_flags
 
 HELP = "compare system scores, rankings and significance calls: reference vs an implementation"
 
@@ -45,11 +46,7 @@ def register(subparsers) -> None:
     p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system output file(s)")
     p.add_argument("--ref", action="append", required=True, metavar="REF",
                    help="reference file (repeat for several references per segment)")
-    p.add_argument("--impl", default=None, metavar="SPEC",
-                   help="implementation to compare: nltk (default), a sacreBLEU adapter name, "
-                        "or package.module:function (with --corpus-impl)")
-    p.add_argument("--corpus-impl", default=None, metavar="SPEC",
-                   help="package.module:function scoring a corpus (hypotheses, references)")
+    add_impl_flags(p, timeout=600.0, title="implementation to compare (default nltk; the same options as run)")
     g = p.add_argument_group("reference parameters (default: what the implementation claims)")
     g.add_argument("--char-order", type=int, default=None, metavar="N")
     g.add_argument("--word-order", type=int, default=None, metavar="N")
@@ -68,8 +65,6 @@ def register(subparsers) -> None:
     s.add_argument("--no-impl-tests", dest="impl_tests", action="store_false",
                    help="skip the implementation's significance calls (ranking only)")
     p.add_argument("--json", metavar="PATH", default=None, help="write the full result as JSON")
-    p.add_argument("--timeout", type=float, default=600.0,
-                   help="per-call timeout for the implementation, seconds (default 600)")
     p.set_defaults(func=run)
 
 
@@ -92,9 +87,9 @@ def _resolve_adapter(args):
         from ..adapters import resolve
     except ImportError as exc:  # pragma: no cover - adapters are part of the package
         raise UsageError(f"implementation adapters unavailable: {exc}") from None
-    impl = args.impl if args.impl or args.corpus_impl else "nltk"
-    adapters = resolve(impl, corpus_impl=args.corpus_impl, overrides=_overrides(args) or None,
-                       timeout=args.timeout)
+    impl = args.impl if args.impl or args.corpus_impl or args.external else "nltk"
+    adapters = resolve(impl, corpus_impl=args.corpus_impl, external=args.external,
+                       overrides=_overrides(args) or None, timeout=args.timeout, **custom_flags(args))
     if not adapters:
         raise UsageError(f"--impl {args.impl!r} resolves to no implementation")
     if len(adapters) > 1:

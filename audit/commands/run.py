@@ -37,16 +37,23 @@ def claim_overrides(args) -> dict:
     return out
 
 
-def add_impl_flags(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("implementation under audit")
+def add_impl_flags(p: argparse.ArgumentParser, timeout: float = 5.0, title: str = "implementation under audit") -> None:
+    """The implementation options, the same for run, check and impact."""
+    g = p.add_argument_group(title)
     g.add_argument("--impl", metavar="SPEC",
-                   help="nltk | sacrebleu | sacrebleu-chrf[++][-eps] | package.module:function "
-                        "(sentence level: function(hypothesis, references) -> float)")
+                   help="nltk | sacrebleu | sacrebleu-chrf[++][-eps] | torchmetrics | torchmetrics-chrf[++] "
+                        "| package.module:function (sentence level: function(hypothesis, references) -> float)")
     g.add_argument("--corpus-impl", metavar="SPEC",
                    help="package.module:function (corpus level: function(hypotheses, references_per_segment) -> float)")
     g.add_argument("--external", metavar="COMMAND",
                    help="an external program speaking the JSON-lines protocol (docs/external-protocol.md)")
-    g.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS", help="per-call timeout (default 5)")
+    g.add_argument("--max-refs", type=int, metavar="N",
+                   help="the most references per segment the callable or program takes (1: a single-reference "
+                        "library); the search never sends more")
+    g.add_argument("--name", metavar="NAME",
+                   help="name of the callable or program in reports and report file names")
+    g.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
+                   help=f"per-call timeout (default {timeout:g})")
 
 
 def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
@@ -68,7 +75,7 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML file here")
     g.add_argument("--reports-dir", type=Path, metavar="DIR",
                    help="write every report into DIR (default reports/ when no implementation is given)")
-    g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--quiet", action="store_true", help="no progress on stderr (search, patch verification, report writing)")
     g.add_argument("--timestamp", action="store_true",
                    help="record the time of the run (in one separate 'volatile' field of the JSON report)")
     g.add_argument("--no-verify", action="store_true",
@@ -118,6 +125,11 @@ def validate_search_args(args) -> None:
         limits.check_timeout(args.impact_timeout, "--impact-timeout")
 
 
+def custom_flags(args) -> dict:
+    """``--max-refs`` and ``--name`` as resolve() keywords (absent in older namespaces)."""
+    return {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None)}
+
+
 def resolve_adapters(args):
     from ..adapters import resolve
 
@@ -128,7 +140,7 @@ def resolve_adapters(args):
     limits.check_claims(overrides)
     try:
         return resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
-                       overrides=overrides or None, timeout=args.timeout)
+                       overrides=overrides or None, timeout=args.timeout, **custom_flags(args))
     except (TypeError, ValueError) as exc:
         if isinstance(exc, UsageError):
             raise
@@ -201,7 +213,8 @@ def impact_studies(args, result) -> dict | None:
         return out
     if args.impl or args.corpus_impl or args.external:
         adapters = resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
-                           overrides=claim_overrides(args) or None, timeout=args.impact_timeout)
+                           overrides=claim_overrides(args) or None, timeout=args.impact_timeout,
+                           **custom_flags(args))
     else:
         adapters = resolve(",".join(wanted), overrides=claim_overrides(args) or None, timeout=args.impact_timeout)
     cache: dict = {}
@@ -227,21 +240,27 @@ def impact_studies(args, result) -> dict | None:
     return out
 
 
-def write_outputs(args, result, default_dir=None, impact=None) -> None:
+def write_outputs(args, result, default_dir=None, impact=None, phases=None) -> None:
     from .. import report
+    from .progress import Phases
 
+    phases = phases or Phases(False)
     stamp = getattr(args, "timestamp", False)
     verify = not getattr(args, "no_verify", False)
     reports_dir = args.reports_dir or default_dir
+    targets = [d for d in (reports_dir, args.markdown) if d]
     try:  # the paths were checked before the audit (audit.outputs); this is a late failure
-        if reports_dir:
-            report.write_reports(result, reports_dir, impact=impact, verify_patches=verify, timestamp=stamp)
-        if args.markdown:
-            report.write_reports(result, args.markdown, impact=impact, verify_patches=verify, timestamp=stamp)
-        if args.json:
-            report.write_json(result, args.json, impact=impact, timestamp=stamp)
-        if args.junit:
-            report.write_junit(result, args.junit)
+        with phases.phase("writing reports (snippets, root causes, scope sweeps, charts)",
+                          total=len(targets) + bool(args.json) + bool(args.junit)) as task:
+            for target in targets:
+                report.write_reports(result, target, impact=impact, verify_patches=verify, timestamp=stamp)
+                task.advance()
+            if args.json:
+                report.write_json(result, args.json, impact=impact, timestamp=stamp)
+                task.advance()
+            if args.junit:
+                report.write_junit(result, args.junit)
+                task.advance()
         report.append_github_summary(result)
     except OSError as exc:
         raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
@@ -263,11 +282,18 @@ def run(args) -> int:
     from ..procs import owned_pool
     from ..report.details import start_verification
 
+    from .progress import Phases, wait_with_progress
+
     # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited.
+    futures: list = []
     with owned_pool(2) as pool:
-        result = execute(args, adapters, on_summary=(lambda s: start_verification(s, pool)) if verify else None)
+        result = execute(args, adapters,
+                         on_summary=(lambda s: futures.extend(start_verification(s, pool))) if verify else None)
+        with Phases(not args.quiet) as phases:
+            wait_with_progress(phases, futures, "verifying suggested patches (a re-audit of each)")
     report.render_terminal(result)
     impact = impact_studies(args, result)
-    write_outputs(args, result, default_dir, impact=impact)
+    with Phases(not args.quiet) as phases:
+        write_outputs(args, result, default_dir, impact=impact, phases=phases)
     return 1 if result.findings else 0

@@ -20,6 +20,10 @@ class FindingDetails:
     patch: Optional[dict]  # {"diff", "description", "verified": bool | None}
     scope: Optional[dict]
     chart: Optional[str]  # path relative to the report directory
+    snippet_language: str = "python"  # or "sh" (an external program's protocol request)
+    #: metamorphic findings: the reference's exact value on the repro ("n/d", float), beside
+    #: the "expected" that is the implementation's own score before the transformation
+    reference_value: Optional[tuple] = None
 
 
 @dataclass
@@ -90,7 +94,7 @@ def collect(result, *, verify_patches: bool = False, with_upstream: bool = True)
             impl = f.implementation
             snippet = upstream.repro_snippet(impl, f)
             root = upstream.root_cause(impl, f.family) if with_upstream else None
-            if root is None and f.source:
+            if root is None and f.source and f.source.get("file"):
                 root = dict(f.source)
                 root.setdefault("excerpt", "")
             p = None
@@ -101,8 +105,30 @@ def collect(result, *, verify_patches: bool = False, with_upstream: bool = True)
                 p = {"diff": diff, "description": upstream.patch_description(impl, f.family), "verified": verified}
             sweep = upstream.scope(impl, f) if with_upstream else None
             chart = f"charts/{slugs[a.implementation]}-{f.family}.svg" if sweep else None
-            det.findings[id(f)] = FindingDetails(snippet, root, p, sweep, chart)
+            det.findings[id(f)] = FindingDetails(snippet, root, p, sweep, chart,
+                                                 upstream.snippet_language(impl, f), _reference_value(f))
     return det
+
+
+def _reference_value(f) -> Optional[tuple]:
+    """The reference's exact score on a metamorphic finding's repro (its "expected" is the
+    implementation's own score before the transformation), or None."""
+    if not f.family.startswith("metamorphic-"):
+        return None
+    try:
+        import reference_impl
+
+        from ..upstream._base import reference_kwargs
+
+        kw = reference_kwargs(f.claims)
+        m = f.minimal
+        if m.level == "sentence":
+            r = reference_impl.sentence_score(m.inputs["hypothesis"], m.inputs["references"], **kw)
+        else:
+            r = reference_impl.corpus_score(m.inputs["hypotheses"], m.inputs["references"], **kw)
+        return str(r.score), float(r.score)
+    except Exception:
+        return None
 
 
 def finite(x: Any) -> Any:

@@ -33,6 +33,11 @@ def _finding(f, det: Optional[ReportDetails], impact: Optional[dict]) -> dict:
         out["patch"] = fd.patch
         out["scope"] = fd.scope
         out["chart"] = fd.chart
+        # what "expected" is: the reference's score, or (metamorphic relations) the
+        # implementation's own score before the transformation, with the reference's beside
+        out["expected_source"] = "implementation" if fd.reference_value else "reference"
+        if fd.reference_value:
+            out["reference_fraction"], out["reference_value"] = fd.reference_value
     by_family = ((impact or {}).get(f.implementation) or {}).get("by_family") if isinstance((impact or {}).get(f.implementation), dict) else None
     if by_family and f.family in by_family:
         out["impact"] = by_family[f.family]

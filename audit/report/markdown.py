@@ -285,7 +285,7 @@ def _finding_section(i: int, f, det: ReportDetails, impact_fam: Any, version: Op
     lines += [f"**What is wrong:** {f.title or family_title(f.family)}.", ""]
     if f.flaky:
         lines += ["> ⚠ The minimal repro did not reproduce on replay (flaky).", ""]
-    lines += ["### Minimal repro", "", "```python", fd.snippet.rstrip("\n"), "```", ""]
+    lines += ["### Minimal repro", "", f"```{fd.snippet_language}", fd.snippet.rstrip("\n"), "```", ""]
     if m.level == "sentence":
         lines += [f"Inputs (escaped): hypothesis {md_code(quoted(m.inputs['hypothesis']))}, references "
                   + ", ".join(md_code(quoted(r)) for r in m.inputs["references"]) + "."]
@@ -299,8 +299,14 @@ def _finding_section(i: int, f, det: ReportDetails, impact_fam: Any, version: Op
         actual_note = f" (returned {md_code(m.actual_raw)} on its own scale)"
     if m.outcome != "value":
         actual_note += f" — outcome `{m.outcome}`" + (f": {md_cell(escape(m.detail, 200))}" if m.detail else "")
-    lines += _table(["", "Exact", "Decimal (0..100)"], [
-        ["Expected (reference)", md_code(m.expected_fraction), repr(m.expected)],
+    if fd.reference_value is None:
+        expected_rows = [["Expected (reference)", md_code(m.expected_fraction), repr(m.expected)]]
+    else:  # a metamorphic relation compares the implementation with itself
+        expected_rows = [
+            [f"Expected ({md_cell(f.implementation)}'s own score before the transformation)", "—", repr(m.expected)],
+            ["Reference on this input (for comparison)", md_code(fd.reference_value[0]), repr(fd.reference_value[1])],
+        ]
+    lines += _table(["", "Exact", "Decimal (0..100)"], expected_rows + [
         [f"Actual ({md_cell(f.implementation)})", "—", (repr(m.actual) if m.actual is not None else "no number") + actual_note],
         ["Difference", "—", signed(m.difference, 10)],
     ])
@@ -385,7 +391,8 @@ def render_markdown(summary, result, det: ReportDetails, impact: Optional[dict] 
             p = det.of(f).patch
             pst = "—" if not p else {True: "verified", False: "not verified", None: "not checked"}[p["verified"]]
             body.append([str(i), f"[`{f.family}`](#{i}-{f.family}-{f.level}-level)", f.level,
-                         md_code(repro_text(f.minimal.inputs, 50)), num(f.minimal.expected),
+                         md_code(repro_text(f.minimal.inputs, 50)),
+                         num(f.minimal.expected) + (" (own)" if det.of(f).reference_value else ""),
                          num(f.minimal.actual) if f.minimal.outcome == "value" else f.minimal.outcome,
                          signed(f.minimal.difference), pst])
         lines += _table(["#", "Family", "Level", "Minimal repro", "Expected", "Actual", "Difference", "Patch"], body,

@@ -1,21 +1,31 @@
-"""The rich table shown after a run: implementation x family, minimal repro, expected,
-actual, difference.  Plain (no colour, ASCII box) when NO_COLOR is set or the output is not
-a terminal; readable at 100 columns."""
+"""The table shown after a run: implementation x family, minimal repro, expected, actual,
+difference, laid out for 80 to 200 columns.
+
+* 150 columns and more: one line per finding, every column side by side;
+* narrower: two lines per finding, the implementation and the family on the first (both
+  whole as far as the width allows), the repro and the three numbers on the second.
+
+Nothing is wrapped inside a name: a value wider than its column is elided in the middle
+("external:python3 …/chrfpp_wrapper.py"), so both ends stay readable; the full values are in
+the reports.  A metamorphic finding's expected value is the implementation's own score on
+the untransformed input (no reference is involved), marked ``*`` with a footnote.
+Plain (no colour) when NO_COLOR is set or the output is not a terminal.
+"""
 
 from __future__ import annotations
 
 import os
 from typing import Optional
 
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from ._text import num, repro_text, signed
+from ._text import num, quoted, repro_text, signed
 
-#: SIMPLE_HEAD drawn with ASCII only (for logs, pipes and NO_COLOR).
-ASCII_SIMPLE_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
+MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
+NUM_W = 10  # expected, actual, difference
+GAP = "  "
+OWN_MARK = "*"
 
 
 def _console() -> Console:
@@ -27,56 +37,105 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
+def elide(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, elided in the middle with one "…"."""
+    if width <= 0:
+        return ""
+    if len(text) <= width:
+        return text
+    if width == 1:
+        return "…"
+    head = (width - 1 + 1) // 2
+    tail = width - 1 - head
+    return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
+def repro_cell(inputs: dict, width: int) -> str:
+    """A repro in ``width`` characters: a sentence repro keeps both its hypothesis and its
+    references readable (each elided in the middle, in half the room); a corpus repro is
+    elided in the middle."""
+    full = repro_text(inputs)
+    if len(full) <= width or "hypothesis" not in inputs:
+        return elide(full, width)
+    hyp = quoted(inputs["hypothesis"])
+    refs = ", ".join(quoted(r) for r in inputs.get("references", []))
+    room = width - len("hyp  ref ")
+    if room < 8:
+        return elide(full, width)
+    h_w = min(len(hyp), max(room // 2, room - len(refs)))
+    return f"hyp {elide(hyp, h_w)} ref {elide(refs, room - h_w)}"
+
+
+def is_metamorphic(finding) -> bool:
+    return finding.family.startswith("metamorphic-")
+
+
+def _numbers(f) -> tuple[str, str, str]:
+    m = f.minimal
+    expected = num(m.expected, 7) + (OWN_MARK if is_metamorphic(f) else "")
+    actual = num(m.actual, 7) if m.outcome == "value" and m.actual is not None else m.outcome
+    return elide(expected, NUM_W), elide(actual, NUM_W), elide(signed(m.difference, 4), NUM_W)
+
+
+def table_lines(findings, width: int) -> list[tuple[str, str]]:
+    """The table as (text, role) lines, role in "title", "head", "rule", "row", "note"; every
+    line fits ``width`` (clamped to 80..200)."""
+    width = max(MIN_WIDTH, min(MAX_WIDTH, int(width)))
+    n = len(findings)
+    out = [(f"chrF audit: {n} finding{'s' if n != 1 else ''}", "title")]
+    names = [f.implementation for f in findings]
+    fams = [f.family for f in findings]
+    nums_w = 3 * NUM_W + 3 * len(GAP)
+    heads = ("expected".rjust(NUM_W), "actual".rjust(NUM_W), "difference".rjust(NUM_W))
+    if width >= WIDE:
+        fam_w = min(max(len(x) for x in fams + ["family"]), 44)
+        # the implementation and the repro share what is left, the name at most half
+        impl_w = min(max(len(x) for x in names + ["implementation"]),
+                     max(14, (width - fam_w - 2 * len(GAP) - nums_w) // 2))
+        repro_w = width - impl_w - fam_w - 2 * len(GAP) - nums_w
+        repro_w = min(repro_w, max(len("minimal repro"), *(len(repro_text(f.minimal.inputs)) for f in findings)))
+        head = GAP.join(["implementation".ljust(impl_w)[:impl_w], "family".ljust(fam_w),
+                         "minimal repro".ljust(repro_w), *heads])
+        out += [(head, "head"), ("-" * width, "rule")]
+        for f in findings:
+            cells = [elide(f.implementation, impl_w).ljust(impl_w), elide(f.family, fam_w).ljust(fam_w),
+                     repro_cell(f.minimal.inputs, repro_w).ljust(repro_w)]
+            cells += [x.rjust(NUM_W) for x in _numbers(f)]
+            out.append((GAP.join(cells), "row"))
+    else:
+        indent = "    "
+        repro_w = width - len(indent) - nums_w
+        repro_w = min(repro_w, max(len("minimal repro"), *(len(repro_text(f.minimal.inputs)) for f in findings)))
+        impl_w = min(max(len(x) for x in names), max(16, width - 2 - max(len(x) for x in fams)), width // 2)
+        out += [(elide("implementation" + GAP + "family", width), "head"),
+                (indent + "minimal repro".ljust(repro_w) + GAP + GAP.join(heads), "head"),
+                ("-" * width, "rule")]
+        for f in findings:
+            name = elide(f.implementation, impl_w)
+            out.append((name + GAP + elide(f.family, width - len(name) - len(GAP)), "row"))
+            nums = GAP.join(x.rjust(NUM_W) for x in _numbers(f))
+            out.append((indent + repro_cell(f.minimal.inputs, repro_w).ljust(repro_w) + GAP + nums, "row"))
+    if any(is_metamorphic(f) for f in findings):
+        import textwrap
+
+        note = (f"{OWN_MARK} metamorphic: expected is the implementation's own score before the "
+                "transformation; the reference's value is in the report")
+        out += [(line, "note") for line in textwrap.wrap(note, width, subsequent_indent="  ")]
+    return [(line.rstrip(), role) for line, role in out]
+
+
 def render_terminal(result, console: Optional[Console] = None) -> None:
     console = console or _console()
     plain = console.no_color or not console.is_terminal or console.color_system is None
-    width = console.width
-    fam_w = max((len(f.family) for f in result.findings), default=6)
-    impl_w = max((len(f.implementation) for f in result.findings), default=4)
-    fam_w = min(fam_w, 26 if width < 120 else 44)
-    impl_w = min(max(impl_w, 4), 12)
-    # the 'implementation' column is headed 'impl' to leave room for the repro
-    # columns: impl, family, repro, 3 numbers of <= 10 characters, 2 spaces of padding each
-    repro_w = max(16, width - impl_w - fam_w - 3 * 10 - 19)
+    styles = {"title": "bold", "head": "bold", "rule": "", "row": "", "note": "dim"}
     findings = result.findings
     if findings:
-        table = Table(
-            title=f"chrF audit: {len(findings)} finding{'s' if len(findings) != 1 else ''}",
-            box=ASCII_SIMPLE_HEAD if plain else box.SIMPLE_HEAD, show_lines=False, pad_edge=False, show_edge=False,
-            header_style="" if plain else "bold", title_style="" if plain else "bold", expand=False,
-        )
-        table.add_column("impl", overflow="fold", min_width=4, max_width=impl_w)
-        table.add_column("family", overflow="fold", max_width=fam_w)
-        table.add_column("minimal repro", overflow="ellipsis", no_wrap=True, max_width=repro_w)
-        table.add_column("expected", justify="right", no_wrap=True)
-        table.add_column("actual", justify="right", no_wrap=True)
-        table.add_column("difference", justify="right", no_wrap=True)
-        for f in findings:
-            m = f.minimal
-            actual = num(m.actual, 7) if m.outcome == "value" and m.actual is not None else m.outcome
-            diff = Text(signed(m.difference, 4), style="" if plain else "red")
-            table.add_row(Text(f.implementation), Text(_wrap_family(f.family, fam_w)),
-                          Text(repro_text(m.inputs, repro_w)), Text(num(m.expected, 7)), Text(actual), diff)
-        console.print(table)
+        for line, role in table_lines(findings, console.width):
+            console.print(Text(line, style="" if plain else styles[role]), no_wrap=True, crop=False,
+                          overflow="ignore")
     clean = [a for a in result.adapters if not a.findings]
     for a in clean:
         console.print(Text(f"{a.implementation}{' ' + a.version if a.version else ''}: no finding "
                            f"({a.examples} inputs)", style="" if plain else "green"))
     if not result.adapters:
         console.print(Text("no implementation audited"))
-
-
-def _wrap_family(family: str, width: int) -> str:
-    """Break a long kebab-case id after hyphens (rich only wraps at spaces)."""
-    if len(family) <= width:
-        return family
-    lines, cur = [], ""
-    for part in family.split("-"):
-        piece = part if not cur else "-" + part
-        if cur and len(cur) + len(piece) + 1 > width:
-            lines.append(cur + "-")
-            cur = part
-        else:
-            cur += piece
-    lines.append(cur)
-    return "\n".join(lines)

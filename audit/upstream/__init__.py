@@ -11,7 +11,7 @@ Public API::
     families_found(implementation, pythonpath=None) -> set[str]
     scope(implementation, finding) -> dict | None
 
-``implementation`` is the adapter name ("nltk", "sacrebleu"); anything else is not built in:
+``implementation`` is the adapter name ("nltk", "sacrebleu-chrf++", "torchmetrics-chrf"); anything else is not built in:
 ``repro_snippet`` then falls back to a generic snippet (a ``package.module:function`` callable
 imported directly, or the JSON request of an external program), the others return None/False.
 """
@@ -26,33 +26,45 @@ from typing import Optional
 
 from . import nltk as _nltk
 from . import sacrebleu as _sacrebleu
+from . import torchmetrics as _torchmetrics
 from ._base import installed_version, module_source, py_list_literal, py_literal
 from .patching import PatchError, apply_to_copy, apply_unified_diff, families_found, make_diff, reaudit, reaudit_command
 
-_MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu}
+_MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torchmetrics": _torchmetrics}
 
 __all__ = [
-    "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "root_cause", "patch", "patch_description",
+    "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
     "verify_patch", "families_found", "scope", "reaudit_command", "apply_unified_diff", "PatchError",
 ]
 
 BUILTIN = tuple(_MODULES)
 
 
-def _key(implementation: str) -> str:
-    return implementation.split(":")[0].split("-")[0].lower() if implementation else implementation
+def _key(implementation: str) -> Optional[str]:
+    """The upstream a built-in adapter name belongs to: "nltk", "sacrebleu" and
+    "torchmetrics" themselves, and ``<upstream>-chrf...`` ("sacrebleu-chrf++-eps",
+    "torchmetrics-chrf").  Callables (``pkg.mod:fn``), external programs and names given
+    with ``--name`` belong to none, even when they start like one."""
+    name = (implementation or "").lower()
+    if name in _MODULES:
+        return name
+    head, sep, tail = name.partition("-")
+    if sep and head in _MODULES and tail.startswith("chrf") and ":" not in tail and " " not in tail:
+        return head
+    return None
 
 
 def get(implementation: str) -> ModuleType:
-    """The knowledge module of a built-in upstream ("nltk", "sacrebleu"); KeyError otherwise."""
-    name = implementation.lower()
-    if name in _MODULES:
-        return _MODULES[name]
-    raise KeyError(implementation)
+    """The knowledge module of a built-in upstream, by upstream or built-in adapter name;
+    KeyError otherwise."""
+    key = _key(implementation)
+    if key is None:
+        raise KeyError(implementation)
+    return _MODULES[key]
 
 
 def is_builtin(implementation: str) -> bool:
-    return implementation.lower() in _MODULES
+    return _key(implementation) is not None
 
 
 def version(implementation: str) -> Optional[str]:
@@ -62,22 +74,75 @@ def version(implementation: str) -> Optional[str]:
         return None
 
 
-def _generic_snippet(implementation: str, finding) -> str:
+def _python_entry(implementation: str, finding) -> Optional[tuple[str, str]]:
+    """(module, function) of a Python callable under audit, or None for a program."""
+    src = finding.source or {}
+    if src.get("call") == "python" and src.get("module") and src.get("qualname"):
+        return src["module"], src["qualname"]
+    if src.get("call") is None and ":" in implementation and " " not in implementation:
+        mod, _, fn = implementation.partition(":")  # reports from before "call" was recorded
+        return mod, fn
+    return None
+
+
+def protocol_request(finding, request_id: int = 1) -> dict:
+    """The finding's input as one request of docs/external-protocol.md, ready to pipe into
+    the program as is (the params are the claims it was held to)."""
+    from ._base import claims_with_defaults
+
     m = finding.minimal
-    head = [f"# chrF repro for {implementation}: {finding.family}", f"# {finding.title}",
-            f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100."]
-    if ":" in implementation and " " not in implementation:
-        mod, _, fn = implementation.partition(":")
+    request = {"id": request_id, "op": m.level}
+    if m.level == "sentence":
+        request["hypothesis"], request["references"] = m.inputs["hypothesis"], list(m.inputs["references"])
+    else:
+        request["hypotheses"] = list(m.inputs["hypotheses"])
+        request["references"] = [list(r) for r in m.inputs["references"]]
+    request["params"] = claims_with_defaults(finding.claims)
+    return request
+
+
+def _generic_snippet(implementation: str, finding) -> str:
+    import json
+
+    m = finding.minimal
+    head = [f"# chrF repro for {implementation}: {finding.family}", f"# {finding.title}"]
+    if finding.family.startswith("metamorphic-"):
+        head.append(f"# Expected {m.expected!r} on 0..100: its own score before the transformation.")
+    else:
+        head.append(f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100.")
+    entry = _python_entry(implementation, finding)
+    if entry is not None:
+        mod, fn = entry
+        top, _, rest = fn.partition(".")
         if m.level == "sentence":
             call = f"{fn}({py_literal(m.inputs['hypothesis'])}, {py_list_literal(m.inputs['references'])})"
         else:
             call = f"{fn}({py_list_literal(m.inputs['hypotheses'])}, {py_list_literal(m.inputs['references'])})"
-        return "\n".join(head + [f"from {mod} import {fn}", "", f"print({call})"]) + "\n"
-    import json
+        return "\n".join(head + [f"from {mod} import {top}", "", f"print({call})"]) + "\n"
+    import shlex
 
-    request = dict(m.inputs, level=m.level)
-    return "\n".join(head + ["# JSON request for the external program (one line on stdin):",
-                             "# " + json.dumps(request, ensure_ascii=True)]) + "\n"
+    line = json.dumps(protocol_request(finding), ensure_ascii=True)
+    src = finding.source or {}
+    command = src.get("command") or (implementation[len("external:"):] if implementation.startswith("external:")
+                                     else "<the audited command>")
+    got = (m.actual_raw if m.actual_raw is not None else
+           (m.detail or m.outcome) if m.outcome != "value" else repr(m.actual))
+    return "\n".join(head + [
+        "# One request of the external protocol (docs/external-protocol.md), piped into the",
+        f"# audited program as is; it answers {_one_line(got)}.",
+        f"printf '%s\\n' {shlex.quote(line)} | {command}",
+    ]) + "\n"
+
+
+def _one_line(text) -> str:
+    return " ".join(str(text).split())[:200]
+
+
+def snippet_language(implementation: str, finding) -> str:
+    """"python" for built-in upstreams and callables, "sh" for an external program."""
+    if is_builtin(implementation) or _python_entry(implementation, finding) is not None:
+        return "python"
+    return "sh"
 
 
 def repro_snippet(implementation: str, finding) -> str:

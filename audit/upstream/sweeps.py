@@ -51,6 +51,24 @@ def _rows_sentence(score, kw, inputs_list, xs):
     return rows
 
 
+#: corpus families swept by adding k copies of one segment that triggers them
+_CORPUS_ADDED = {
+    "unmatched-segment-reference-dropped": (("xyz", "qqqq"), "segments matching nothing"),
+    "hypothesis-ngrams-where-reference-has-none": (("abcdefgh", "abc"), "segments whose reference is shorter than the order"),
+}
+
+
+def _corpus_row(corpus, kw, x, hyps, refs) -> dict:
+    exp = corpus_score(hyps, refs, **kw).score
+    try:
+        act = float(corpus(hyps, refs))
+    except Exception:
+        act = None
+    return {"x": x, "inputs": {"hypotheses": hyps, "references": refs},
+            "expected": float(exp), "expected_fraction": str(exp),
+            "actual": act, "difference": None if act is None else act - float(exp)}
+
+
 def sweep(implementation: str, finding) -> Optional[dict]:
     from . import get
 
@@ -67,7 +85,8 @@ def sweep(implementation: str, finding) -> Optional[dict]:
     family = finding.family
     nc = kw["char_order"]
 
-    if family in ("requested-order-divisor", "metamorphic-identical-not-perfect", "wrong-ngram-orders"):
+    if family in ("requested-order-divisor", "metamorphic-identical-not-perfect", "wrong-ngram-orders",
+                  "precision-loss"):
         xs = list(range(1, max(10, nc + 4) + 1))
         texts = [(ALPHABET * 4)[:n] for n in xs]
         return {
@@ -91,6 +110,18 @@ def sweep(implementation: str, finding) -> Optional[dict]:
             "dimension": "each str.isspace() code point inserted into the hypothesis (\"abc\" + ws + \"def\" vs \"abcdef\")",
             "x_label": "code point", "kind": "bar", "level": "sentence",
             "rows": _rows_sentence(sentence, kw, pairs, xs),
+        }
+    extra = _CORPUS_ADDED.get(family)
+    if extra is not None:
+        (hyp, ref), what = extra
+        base = CORPUS_POOL[:3]
+        rows = []
+        for k in range(0, 7):
+            segs = base + [(hyp, ref)] * k
+            rows.append(_corpus_row(corpus, kw, k, [h for h, _ in segs], [[r] for _, r in segs]))
+        return {
+            "dimension": f"corpus score vs number of {what} (\"{hyp}\" vs \"{ref}\") added to 3 ordinary segments",
+            "x_label": "segments added", "kind": "line", "level": "corpus", "rows": rows,
         }
     if family in ("corpus-macro-average", "metamorphic-segment-order"):
         rows = []

@@ -1,0 +1,81 @@
+"""Progress on stderr for the phases after the search (patch verification, report writing):
+each can take minutes with nothing else on screen.
+
+``Phases(enabled)`` is a context manager; ``phases.phase(description, total=None)`` another,
+whose ``advance()`` moves its bar.  It draws only when enabled (not ``--quiet``) and stderr
+is a terminal (or ``console`` is given, for tests); otherwise every call is a no-op, so
+logs and pipes stay clean.  Rendering is transient: nothing is left behind on the screen.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Optional
+
+
+class _NullTask:
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+class _Task:
+    def __init__(self, progress, task_id):
+        self._progress, self._id = progress, task_id
+
+    def advance(self, n: int = 1) -> None:
+        self._progress.advance(self._id, n)
+
+
+class Phases:
+    def __init__(self, enabled: bool, console=None):
+        self.progress = None
+        if console is None and not (enabled and sys.stderr.isatty()):
+            return
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=console or Console(stderr=True), transient=True,
+        )
+
+    @property
+    def active(self) -> bool:
+        return self.progress is not None
+
+    def __enter__(self):
+        if self.progress is not None:
+            self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+        return False
+
+    @contextmanager
+    def phase(self, description: str, total: Optional[int] = None):
+        if self.progress is None:
+            yield _NullTask()
+            return
+        task_id = self.progress.add_task(description, total=total)
+        try:
+            yield _Task(self.progress, task_id)
+        finally:
+            self.progress.update(task_id, completed=total if total is not None else 1, total=total or 1)
+            self.progress.remove_task(task_id)
+
+
+def wait_with_progress(phases: Phases, futures: list, description: str) -> None:
+    """Wait for ``futures`` (patch verifications) showing how many are done."""
+    if not futures:
+        return
+    from concurrent.futures import as_completed
+
+    with phases.phase(description, total=len(futures)) as task:
+        for fut in as_completed(futures):
+            fut.result()
+            task.advance()

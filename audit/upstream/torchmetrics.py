@@ -1,0 +1,224 @@
+"""What chrf-audit knows about torchmetrics' chrF (``torchmetrics.functional.text.chrf``).
+
+``chrf_score(preds, target, n_char_order=6, n_word_order=2, beta=2.0, lowercase=False,
+whitespace=False)`` and the ``CHRFScore`` module (``update(preds, target)``, ``compute()``)
+take the hypotheses first and ``target[i]`` the references of segment i; they return a 0-d
+float32 tensor on 0..1.  The source says it is derived from Popovic's chrF++.py, so the
+built-in adapters are held to the ``chrfpp`` definition.
+
+Its departures, each with a patch computed against the *installed* source text (never line
+numbers; ``patched_source`` returns None when the expected code is not there):
+
+* every number is a float32 tensor (``tensor(0.0)``), so scores drift by ~1e-7 relative;
+* hypothesis n-grams are summed into the corpus totals for every order, also the orders the
+  chosen reference has none of (chrF++.py counts them only where the reference has some);
+* a segment that matches none of its references keeps the empty "best" statistics, so its
+  hypothesis n-grams are counted and its reference n-grams are not: corpus recall rises.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+from typing import Callable, Optional
+
+from ._base import beta_literal, claims_with_defaults, exact_beta, explain_root_cause, module_source, py_list_literal, py_literal
+
+NAME = "torchmetrics"
+DISTRIBUTION = "torchmetrics"
+MODULE = "torchmetrics.functional.text.chrf"
+
+#: The claims of the built-in chrF++ adapter (torchmetrics' defaults), for probes and sweeps.
+DEFAULT_CLAIMS = {
+    "char_order": 6,
+    "word_order": 2,
+    "beta": 2,
+    "lowercase": False,
+    "whitespace": False,
+    "definition": "chrfpp",
+    "scale": 1,
+}
+
+_ROOT_CAUSES: dict[str, tuple[str, str]] = {
+    "precision-loss": (
+        r"n: matching_n_grams\[n\] / hyp_n_grams\[n\]",
+        "precision, recall and F are computed on float32 tensors (every count and total starts "
+        "as tensor(0.0), torch's default dtype), so the score carries float32 rounding",
+    ),
+    "hypothesis-ngrams-where-reference-has-none": (
+        r"total_preds_char_n_grams = _sum_over_dicts\(total_preds_char_n_grams, pred_char_n_grams\)",
+        "the hypothesis n-grams of every order are added to the corpus totals before the best "
+        "reference is known, also for orders that reference has no n-gram of",
+    ),
+    "unmatched-segment-reference-dropped": (
+        r"if f_score > best_f_score:",
+        "a reference is kept only when its F is strictly above 0, so a segment that matches no "
+        "reference keeps the empty initial statistics: its reference n-grams never reach the "
+        "corpus totals, while its hypothesis n-grams do",
+    ),
+}
+_ROOT_CAUSES["empty-input-perfect"] = _ROOT_CAUSES["unmatched-segment-reference-dropped"]
+
+
+def root_cause(family: str) -> Optional[dict]:
+    return explain_root_cause(MODULE, _ROOT_CAUSES, family)
+
+
+# -- repro snippets ----------------------------------------------------------------------------
+def _kwargs(claims: dict) -> str:
+    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
+    return (
+        f"n_char_order={int(c['char_order'])}, n_word_order={int(c['word_order'])}, "
+        f"beta={float(exact_beta(c['beta']))!r}, lowercase={bool(c['lowercase'])}, "
+        f"whitespace={bool(c['whitespace'])}"
+    )
+
+
+def repro_snippet(finding, version: Optional[str] = None) -> str:
+    m = finding.minimal
+    claims = claims_with_defaults({**DEFAULT_CLAIMS, **(finding.claims or {})})
+    head = [f"# chrF repro for torchmetrics{' ' + version if version else ''}: {finding.family}"]
+    head += ["# " + line for line in textwrap.wrap(finding.title, 88)]
+    exp_text = repr(float(Fraction(m.expected_fraction) / 100))
+    head.append(
+        f"# Expected {exp_text} on torchmetrics' 0..1 scale ({claims['definition']} definition, "
+        f"beta={beta_literal(claims['beta'])}, char order {claims['char_order']}, "
+        f"word order {claims['word_order']})."
+    )
+    got = m.actual_raw if m.actual_raw is not None else (
+        repr(m.actual / 100) if m.actual is not None else m.outcome)
+    lines = list(head)
+    if m.level == "sentence":
+        lines += [
+            "from torchmetrics.functional.text import chrf_score",
+            "",
+            f"hypothesis = {py_literal(m.inputs['hypothesis'])}",
+            f"references = {py_list_literal(list(m.inputs['references']))}",
+            f"score = chrf_score([hypothesis], [references], {_kwargs(claims)}).item()",
+        ]
+    else:
+        lines += [
+            "from torchmetrics.text import CHRFScore",
+            "",
+            f"hypotheses = {py_list_literal(m.inputs['hypotheses'])}",
+            f"references = {py_list_literal([list(r) for r in m.inputs['references']])}  # per segment",
+            f"metric = CHRFScore({_kwargs(claims)})",
+            "for hypothesis, refs in zip(hypotheses, references):",
+            "    metric.update([hypothesis], [refs])",
+            "score = metric.compute().item()",
+        ]
+    lines.append(f"print(score)  # prints {got}; expected {exp_text}")
+    return "\n".join(lines) + "\n"
+
+
+# -- scorers for sweeps and probes (0..100) ---------------------------------------------------
+def scorers(claims: Optional[dict] = None) -> tuple[Callable, Callable]:
+    from torchmetrics.functional.text import chrf_score
+    from torchmetrics.text import CHRFScore
+
+    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
+    kw = dict(n_char_order=int(c["char_order"]), n_word_order=int(c["word_order"]),
+              beta=float(exact_beta(c["beta"])), lowercase=bool(c["lowercase"]),
+              whitespace=bool(c["whitespace"]))
+
+    def sentence(hypothesis: str, references: list[str]) -> float:
+        return 100 * chrf_score([hypothesis], [list(references)], **kw).item()
+
+    def corpus(hypotheses: list[str], references: list[list[str]]) -> float:
+        metric = CHRFScore(**kw)
+        for hypothesis, refs in zip(hypotheses, references):
+            metric.update([hypothesis], [list(refs)])
+        return 100 * metric.compute().item()
+
+    return sentence, corpus
+
+
+# -- patches -----------------------------------------------------------------------------------
+_PREC_OLD = """\
+        precision: dict[int, Tensor] = {
+            n: matching_n_grams[n] / hyp_n_grams[n] if hyp_n_grams[n] > 0 else tensor(0.0) for n in matching_n_grams
+        }
+        recall: dict[int, Tensor] = {
+            n: matching_n_grams[n] / ref_n_grams[n] if ref_n_grams[n] > 0 else tensor(0.0) for n in matching_n_grams
+        }
+"""
+_PREC_NEW = """\
+        # float64: the counts are exact in float32, the ratios and their mean are not
+        precision: dict[int, Tensor] = {
+            n: matching_n_grams[n].double() / hyp_n_grams[n].double() if hyp_n_grams[n] > 0 else tensor(0.0)
+            for n in matching_n_grams
+        }
+        recall: dict[int, Tensor] = {
+            n: matching_n_grams[n].double() / ref_n_grams[n].double() if ref_n_grams[n] > 0 else tensor(0.0)
+            for n in matching_n_grams
+        }
+"""
+_RETURN_OLD = "    return (sum(char_n_gram_f_score.values()) + sum(word_n_gram_f_score.values())) / tensor(n_order)\n"
+_RETURN_NEW = (
+    "    return (sum(char_n_gram_f_score.values()) + sum(word_n_gram_f_score.values())) / tensor(\n"
+    "        n_order, dtype=torch.float64\n"
+    "    )\n"
+)
+
+_HYP_OLD = """\
+        total_preds_char_n_grams = _sum_over_dicts(total_preds_char_n_grams, pred_char_n_grams)
+        total_preds_word_n_grams = _sum_over_dicts(total_preds_word_n_grams, pred_word_n_grams)
+"""
+_TARGET_SUM = "        total_target_char_n_grams = _sum_over_dicts(total_target_char_n_grams, target_char_n_grams)\n"
+_HYP_NEW = """\
+        # hypothesis n-grams count only for the orders the chosen reference has n-grams of
+        # (the first reference's when none matches), as in chrF++.py
+        if sentence_level_f_score > 0:
+            ref_char_totals, ref_word_totals = target_char_n_grams, target_word_n_grams
+        else:
+            _, _, ref_char_totals, ref_word_totals = _get_n_grams_counts_and_total_ngrams(
+                targets[0], n_char_order, n_word_order, lowercase, whitespace  # type: ignore
+            )
+        total_preds_char_n_grams = _sum_over_dicts(
+            total_preds_char_n_grams, {n: c for n, c in pred_char_n_grams.items() if ref_char_totals[n] > 0}
+        )
+        total_preds_word_n_grams = _sum_over_dicts(
+            total_preds_word_n_grams, {n: c for n, c in pred_word_n_grams.items() if ref_word_totals[n] > 0}
+        )
+"""
+
+_BEST_INIT_OLD = "    best_f_score = tensor(0.0)\n"
+_BEST_INIT_NEW = (
+    "    best_f_score = tensor(0.0)\n"
+    "    # the first reference is kept when no reference matches (chrF++.py's intent), so that\n"
+    "    # its n-grams reach the corpus totals\n"
+    "    chosen = False\n"
+)
+_BEST_IF_OLD = "        if f_score > best_f_score:\n"
+_BEST_IF_NEW = "        if f_score > best_f_score or not chosen:\n            chosen = True\n"
+
+_EDITS: dict[str, list[tuple[str, str]]] = {
+    "precision-loss": [(_PREC_OLD, _PREC_NEW), (_RETURN_OLD, _RETURN_NEW)],
+    "hypothesis-ngrams-where-reference-has-none": [(_HYP_OLD, ""), (_TARGET_SUM, _HYP_NEW + _TARGET_SUM)],
+    "unmatched-segment-reference-dropped": [(_BEST_INIT_OLD, _BEST_INIT_NEW), (_BEST_IF_OLD, _BEST_IF_NEW)],
+}
+_EDITS["empty-input-perfect"] = _EDITS["unmatched-segment-reference-dropped"]
+
+PATCH_DESCRIPTIONS = {
+    "precision-loss": "divide the (exact) float32 counts as float64 and average in float64",
+    "hypothesis-ngrams-where-reference-has-none": "add a segment's hypothesis n-grams to the corpus totals only for the orders its chosen reference has n-grams of",
+    "unmatched-segment-reference-dropped": "keep the first reference's statistics when no reference scores above 0, so its n-grams reach the corpus totals",
+}
+PATCH_DESCRIPTIONS["empty-input-perfect"] = PATCH_DESCRIPTIONS["unmatched-segment-reference-dropped"]
+
+
+def patched_source(family: str) -> Optional[tuple[str, str, str]]:
+    """(relative file, original text, patched text) or None when not applicable."""
+    edits = _EDITS.get(family)
+    if edits is None:
+        return None
+    try:
+        path, root, text = module_source(MODULE)
+    except Exception:
+        return None
+    new = text
+    for old, repl in edits:
+        if new.count(old) != 1:
+            return None
+        new = new.replace(old, repl)
+    return path.relative_to(root).as_posix(), text, new

@@ -1,0 +1,91 @@
+"""The GitHub Action (action.yml, composite): its script action/run.sh run locally with the
+environment the action gives it, against real configurations: exit codes, the step output,
+the job summary and the reports."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "action" / "run.sh"
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+
+
+def _run(tmp_path: Path, config_text: str | None, **inputs) -> tuple[int, dict, str, str]:
+    work = tmp_path / "repo"
+    work.mkdir(exist_ok=True)
+    if config_text is not None:
+        (work / "pyproject.toml").write_text(config_text, encoding="utf-8")
+    out, summary = tmp_path / "github_output", tmp_path / "step_summary"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHRF_AUDIT_", "GITHUB_"))}
+    env.update(GITHUB_OUTPUT=str(out), GITHUB_STEP_SUMMARY=str(summary), CHRF_AUDIT_PYTHON=sys.executable,
+               CHRF_AUDIT_INSTALL="", PYTHONPATH=str(ROOT))
+    env.update({f"CHRF_AUDIT_{k.upper()}": v for k, v in inputs.items()})
+    proc = subprocess.run(["bash", str(SCRIPT)], cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    outputs = dict(line.split("=", 1) for line in out.read_text().splitlines()) if out.exists() else {}
+    return proc.returncode, outputs, summary.read_text() if summary.exists() else "", proc.stderr
+
+
+def test_action_yml_declares_the_inputs_and_runs_the_script():
+    text = (ROOT / "action.yml").read_text(encoding="utf-8")
+    assert re.search(r"^runs:\n  using: composite$", text, re.M)
+    assert 'run: bash "${{ github.action_path }}/action/run.sh"' in text
+    for name in ("config", "strict", "baseline", "reports-dir", "args", "install"):
+        assert re.search(rf"^  {name}:\n    description: ", text, re.M), name
+        env = f"CHRF_AUDIT_{name.upper().replace('-', '_')}: ${{{{ inputs.{name} }}}}"
+        assert env in text, env
+    assert "exit-code:" in text
+    workflow = (ROOT / "examples" / "github-action-uses.yml").read_text(encoding="utf-8")
+    assert re.search(r"- uses: \S+/chrf-audit@\S+", workflow) and "config: pyproject.toml" in workflow
+
+
+CONFORMING = """
+[tool.chrf-audit]
+max-examples = 5
+[[tool.chrf-audit.implementations]]
+impl = "sacrebleu-chrf"
+"""
+
+NLTK = """
+[tool.chrf-audit]
+max-examples = 5
+[[tool.chrf-audit.implementations]]
+impl = "nltk"
+"""
+
+
+def test_conforming_implementation_passes(tmp_path):
+    code, outputs, summary, err = _run(tmp_path, CONFORMING, strict="true")
+    assert code == 0, err
+    assert outputs == {"exit-code": "0", "reports-dir": "chrf-audit-reports"}
+    assert summary.startswith("## chrF audit") and "No finding." in summary
+    reports = tmp_path / "repo" / "chrf-audit-reports"
+    assert (reports / "audit.json").is_file() and (reports / "junit.xml").is_file()
+    assert "--strict" in err  # the command line is echoed
+
+
+def test_new_findings_fail_with_the_summary(tmp_path):
+    code, outputs, summary, err = _run(tmp_path, NLTK, args="--no-verify --seed '0'", reports_dir="out dir")
+    assert code == 1, err
+    assert outputs["exit-code"] == "1" and outputs["reports-dir"] == "out dir"
+    assert "requested-order-divisor" in summary
+    assert (tmp_path / "repo" / "out dir" / "nltk.md").is_file()
+
+
+@pytest.mark.parametrize("config, inputs, needle", [
+    (None, {}, "no configuration file 'pyproject.toml'"),
+    (CONFORMING, {"strict": "maybe"}, "input 'strict' must be true or false"),
+    ("[tool.chrf-audit]\nmax-exampels = 5\n", {}, "unknown key 'max-exampels'"),
+])
+def test_configuration_errors_exit_2(tmp_path, config, inputs, needle):
+    code, outputs, summary, err = _run(tmp_path, config, **inputs)
+    assert code == 2 and outputs.get("exit-code") == "2"
+    assert needle in err and "Traceback" not in err
