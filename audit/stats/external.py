@@ -11,13 +11,27 @@ import json
 
 from reference_impl import ChrfParams
 from ..adapters.base import AdapterError
-from ..adapters.external import EOF, TIMEOUT, ExternalProcess, _encode
+from ..adapters.external import EOF, TIMEOUT, ExternalProcess, _encode, _take_line
+from ..adapters.frames import MAX_FRAME, read_frame
 from ..errors import UsageError
 from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, Procedure,
                          StatsClaims, check_values)
 
 
+def _take_bounded(buf: bytes):
+    """The next line, or a line of MAX_FRAME bytes when a program floods without a newline
+    (an answer is a few numbers: what follows is not parsed, the program is killed)."""
+    got = _take_line(buf)
+    if got is None and len(buf) > MAX_FRAME:
+        return buf[:MAX_FRAME].decode("utf-8", "replace"), b""
+    return got
+
+
 class StatsProcess(ExternalProcess):
+    def _readline(self, timeout: float):
+        line, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_bounded, timeout)
+        return line
+
     def request(self, req: dict) -> Outcome:
         with self.lock:
             if self.proc is not None and self.proc.poll() is not None:
@@ -40,7 +54,7 @@ class StatsProcess(ExternalProcess):
             self._holder.pop("writer", None)
         try:
             ans = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             self.kill()
             return Outcome(INVALID, None, f"answer is not JSON: {line[:200]}")
         if not isinstance(ans, dict) or ans.get("id") != rid:
@@ -48,6 +62,8 @@ class StatsProcess(ExternalProcess):
             return Outcome(INVALID, None, f"answer {line[:200]} does not echo id {rid}")
         if "error" in ans:
             return Outcome(EXCEPTION, None, str(ans["error"])[:300])
+        if isinstance(ans.get("invalid"), str):  # the callable worker: a non-numeric result
+            return Outcome(INVALID, None, ans["invalid"][:300])
         keys = ("score", "low", "high") if req["op"] == "ci" else ("p_value",)
         values = {k: ans.get(k) for k in keys}
         if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values.values()):
