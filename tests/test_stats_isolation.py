@@ -138,3 +138,27 @@ def test_cli_audit_of_a_crashing_callable_reports_and_exits_1(tmp_path):
     assert crash and crash[0]["implementation"] == spec
     assert {f["family"] for f in doc["findings"]} == {"robustness"}   # nothing else is blamed
     assert _gone(spec)
+
+
+@pytest.mark.parametrize("claims, message", [
+    ({"statistic": "foo"}, "statistic 'foo' is not one of"),
+    ({"interval": ["x"]}, "is not one of percentile, sacrebleu"),
+    ({"resamples": 1e12}, "resamples and min_resamples in 1.."),
+    ({"alpha": "abc"}, "could not convert"),
+])
+def test_external_stats_claims_the_models_do_not_know_are_usage_errors(tmp_path, capsys, claims, message):
+    """The hello of an external program is untrusted data: an unknown statistic used to reach
+    the float64 models and raise inside a check."""
+    prog = tmp_path / "prog.py"
+    prog.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        f"    out = {{'stats': {{'paired-bootstrap': {claims!r}}}}} if req['op'] == 'hello' else {{'p_value': 0.5}}\n"
+        "    out['id'] = req['id']\n"
+        "    print(json.dumps(out), flush=True)\n")
+    import sys
+    assert main(["stats", "--external", f"{sys.executable} {prog}", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid claims for 'paired-bootstrap'" in err and message in err, err
+    assert _gone(str(prog))

@@ -135,6 +135,26 @@ def _evaluatio_snippet(fn: str, call: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+STATISTICS = ("permutation", "bootstrap", "bootstrap-t")
+INTERVALS = ("percentile", "sacrebleu")
+
+
+def _check_claims(c: StatsClaims) -> None:
+    """Claims come from an untrusted program: a value the models do not know is refused here,
+    not met later as an exception inside a check."""
+    if c.statistic not in STATISTICS:
+        raise ValueError(f"statistic {c.statistic!r} is not one of {', '.join(STATISTICS)}")
+    if c.interval not in INTERVALS:
+        raise ValueError(f"interval {c.interval!r} is not one of {', '.join(INTERVALS)}")
+    if c.draw is not None and not isinstance(c.draw, str):
+        raise ValueError(f"draw must be a string, got {c.draw!r}")
+    from ..limits import limit
+    top = limit("resamples")
+    if not (0 < c.alpha < 1) or not (1 <= c.resamples <= top) or not (1 <= c.min_resamples <= top):
+        raise ValueError(f"alpha must be in (0, 1), resamples and min_resamples in 1..{top} "
+                         "(CHRF_AUDIT_MAX_RESAMPLES)")
+
+
 def start(command: str, params: ChrfParams, timeout: float = 60.0) -> list[ExternalProcedure]:
     """Start ``command``, read its hello, return one procedure per declared stats op."""
     process = StatsProcess(command, timeout)
@@ -151,7 +171,15 @@ def start(command: str, params: ChrfParams, timeout: float = 60.0) -> list[Exter
     for op, spec in stats.items():
         if op not in ("ci", "paired-permutation", "paired-bootstrap") or not isinstance(spec, dict):
             continue
-        procs.append(ExternalProcedure(process.acquire(), op, spec, hello, params))
+        try:
+            proc = ExternalProcedure(process, op, spec, hello, params)
+            _check_claims(proc.claims)
+        except (TypeError, ValueError, OverflowError) as e:
+            process.kill()
+            raise UsageError(f"--external {command!r}: invalid claims for {op!r} in its hello "
+                             f"answer: {e}") from None
+        process.acquire()
+        procs.append(proc)
     if not procs:
         process.kill()
         raise UsageError(f"--external {command!r}: no known op in its 'stats' object")
