@@ -257,7 +257,7 @@ def paired_bootstrap(
     _check_pair(a, b)
     n = a.shape[0]
     idx = np.random.default_rng(seed).choice(n, size=(resamples, n), replace=True)
-    d, se = _paired_resamples(a, b, params, idx, progress)
+    d, se = paired_resamples(a, b, params, idx, progress)
     score_a, score_b = corpus_score(a, params), corpus_score(b, params)
     observed = score_a - score_b
     count = studentized_count(d, se, observed, linear_se(a, b, params))
@@ -312,7 +312,7 @@ def linear_se(stats_a, stats_b, params: ChrfParams) -> float:
     return float(np.sqrt(np.sum((u - u.mean()) ** 2)))
 
 
-def _paired_resamples(a, b, params, idx, progress=None):
+def paired_resamples(a, b, params, idx, progress=None):
     """Resampled differences d_r and their delta-method standard errors se_r."""
     n = a.shape[0]
     fa, fb = a.reshape(n, -1).astype(np.float64), b.reshape(n, -1).astype(np.float64)

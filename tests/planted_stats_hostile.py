@@ -101,3 +101,16 @@ def paired_forks(hyps_a, hyps_b, references, resamples=1000, seed=0):
     return paired_correct(hyps_a, hyps_b, references, resamples, seed)
 
 
+
+
+def paired_floods(hyps_a, hyps_b, references, resamples=1000, seed=0):
+    """On identical systems, 3 MiB without a newline on every descriptor it can find."""
+    if _identical(hyps_a, hyps_b):
+        blob = b"x" * (3 << 20)
+        for fd in range(3, 64):
+            try:
+                os.write(fd, blob)
+            except OSError:
+                pass
+        return 1.0
+    return paired_correct(hyps_a, hyps_b, references, resamples, seed)

@@ -83,7 +83,7 @@ def _studentized(a, b, sa, sb, params, idx, over: str) -> int:
     """The bootstrap-t count over summed statistics (audit.significance's own arithmetic)
     or over sentence scores (a t statistic of the mean sentence-score difference)."""
     if over == "statistics":
-        d, se = sig._paired_resamples(a, b, params, idx)
+        d, se = sig.paired_resamples(a, b, params, idx)
         obs = sig.corpus_score(a, params) - sig.corpus_score(b, params)
         return sig.studentized_count(d, se, obs, sig.linear_se(a, b, params))
     delta = np.asarray(sa, dtype=np.float64) - np.asarray(sb, dtype=np.float64)
