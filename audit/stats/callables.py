@@ -103,7 +103,7 @@ class CallableProcess(StatsProcess):
         self._holder.pop("writer", None)
         try:
             ans = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             ans = None
         if not isinstance(ans, dict) or ans.get("id") != 0:
             self.kill()
