@@ -1,7 +1,7 @@
 """False-alarm rate of `chrf-audit stats` on correct procedures, measured over seeds.
 
-Runs every check at the default settings with seeds 0..N-1 on chrf-audit's own interval and
-permutation test (audit.significance: correct by construction), and on sacreBLEU's three
+Runs every check at the default settings with seeds 0..N-1 on chrf-audit's own interval,
+permutation test and paired bootstrap-t (audit.significance: correct by construction), and on sacreBLEU's three
 procedures (whose real findings recur at every seed; anything that does not recur is a false
 alarm candidate).  Prints per-seed findings and the totals.
 
@@ -24,7 +24,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--no-sacrebleu", action="store_true")
     args = ap.parse_args()
-    correct = [builtin.ReferenceCI(), builtin.ReferencePaired("permutation")]
+    correct = builtin.reference_procedures()
     others = [] if args.no_sacrebleu else builtin.sacrebleu_procedures()
     checks_run = collections.Counter()
     alarms = collections.Counter()

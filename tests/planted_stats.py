@@ -109,3 +109,14 @@ def paired_uncalibrated(hyps_a, hyps_b, references, resamples=1000, seed=0):
 def paired_unseeded(hyps_a, hyps_b, references, resamples=1000, seed=0):
     """Bug: claims to take a seed but ignores it."""
     return paired_correct(hyps_a, hyps_b, references, resamples, None)
+
+
+def paired_moses(hyps_a, hyps_b, references, resamples=1000, seed=0):
+    """Bug: sacreBLEU's (Moses) paired bootstrap statistic, |d_r| - mean|d_r| > |observed|:
+    anti-conservative, and a system compared with itself gets p = 1/(N+1)."""
+    a, b = _stats(hyps_a, references), _stats(hyps_b, references)
+    idx = np.random.default_rng(seed).choice(a.n, size=(resamples, a.n))
+    d = sig.bootstrap_scores(a.stats, P, indices=idx) - sig.bootstrap_scores(b.stats, P, indices=idx)
+    observed = abs(a.score(P) - b.score(P))
+    count = int(np.sum(np.abs(d) - np.abs(d).mean() > observed))
+    return (count + 1) / (resamples + 1)

@@ -22,9 +22,9 @@ Procedures (default: --sacrebleu --evaluatio):
                     environment (created once under ~/.cache/chrf-audit; numpy < 2.1)
   --reference       chrf-audit's own procedures (audit.significance): the correct baseline
   --ci SPEC         a Python callable fn(hypotheses, references, resamples=, alpha=, seed=)
-                    returning (score, low, high)
+                    returning (score, low, high); run in its own worker process
   --paired SPEC     a Python callable fn(hyps_a, hyps_b, references, resamples=, seed=)
-                    returning a p-value
+                    returning a p-value; run in its own worker process
   --external CMD    a program speaking the protocol's stats operations
 
 Exit 0 no finding, 1 findings, 2 usage error.
@@ -42,8 +42,9 @@ def register(subparsers) -> None:
     p.add_argument("--external", action="append", default=[], metavar="CMD")
     p.add_argument("--accepts", default="resamples,alpha,seed",
                    help="keywords --ci/--paired callables accept (default: resamples,alpha,seed)")
-    p.add_argument("--statistic", choices=["permutation", "bootstrap"], default="permutation",
-                   help="the test statistic a --paired callable claims (default permutation)")
+    p.add_argument("--statistic", choices=["permutation", "bootstrap", "bootstrap-t"], default="permutation",
+                   help="the test statistic a --paired callable claims: permutation (default), "
+                   "bootstrap (sacreBLEU's Moses statistic) or bootstrap-t (studentized, audit.significance)")
     p.add_argument("--documented-layout", choices=["segments", "streams"], default="segments",
                    help="reference layout the callables' documentation states (default segments)")
     p.add_argument("--evaluatio-python", metavar="PATH", default=None,
@@ -52,7 +53,8 @@ def register(subparsers) -> None:
     p.add_argument("--trials", type=int, default=None,
                    help="calibration datasets / coverage corpora (default 200)")
     p.add_argument("--timeout", type=float, default=120.0,
-                   help="per-call timeout for external programs, seconds (default 120)")
+                   help="per-call timeout for --ci/--paired callables and external programs, "
+                   "seconds (default 120)")
     p.add_argument("--reports-dir", metavar="DIR", default=None,
                    help="write <library>.md, stats.json and charts/ there")
     p.add_argument("--json", metavar="PATH", default=None)
@@ -61,19 +63,31 @@ def register(subparsers) -> None:
 
 
 def procedures(args) -> list:
+    """The procedures to audit; on a usage error the workers already started are stopped."""
+    procs: list = []
+    try:
+        _procedures(args, procs)
+    except BaseException:
+        for p in procs:
+            p.close()
+        raise
+    return procs
+
+
+def _procedures(args, procs: list) -> None:
     from reference_impl import ChrfParams
     from ..stats import builtin, callables
     params = ChrfParams.make()
     chosen = args.sacrebleu or args.evaluatio or args.reference or args.ci or args.paired or args.external
-    procs = []
     if args.reference:
         procs += builtin.reference_procedures(params)
     if args.sacrebleu or not chosen:
         procs += builtin.sacrebleu_procedures(params)
     kw = dict(accepts=args.accepts, statistic=args.statistic,
-              documented_layout=args.documented_layout, params=params)
-    procs += [callables.make(s, "ci", **kw) for s in args.ci]
-    procs += [callables.make(s, "paired", **kw) for s in args.paired]
+              documented_layout=args.documented_layout, params=params, timeout=args.timeout)
+    for kind, specs in (("ci", args.ci), ("paired", args.paired)):
+        for spec in specs:
+            procs.append(callables.make(spec, kind, **kw))
     commands = list(args.external)
     if args.evaluatio or not chosen:
         from ..stats import evaluatio_env
@@ -82,7 +96,6 @@ def procedures(args) -> list:
     from ..stats import external
     for cmd in commands:
         procs += external.start(cmd, params, timeout=args.timeout)
-    return procs
 
 
 def run(args) -> int:
@@ -91,6 +104,8 @@ def run(args) -> int:
     from ..stats.runner import run_stats
     if args.trials is not None and args.trials < 20:
         raise UsageError(f"--trials must be at least 20, got {args.trials}")
+    from ..limits import check_timeout
+    check_timeout(args.timeout)
     settings = Settings(seed=args.seed, **({"trials": args.trials} if args.trials else {}))
     procs = procedures(args)
     try:

@@ -47,7 +47,8 @@ class ReferencePaired(Procedure):
         self.name = f"chrf-audit:paired-{test}"
         self.source = f"audit/significance.py:paired_{test}"
         self.claims = StatsClaims(params=params or ChrfParams.make(), accepts=ALL,
-                                  statistic=test, draw="numpy-choice")
+                                  statistic="bootstrap-t" if test == "bootstrap" else test,
+                                  draw="numpy-choice")
 
     def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
         def run():

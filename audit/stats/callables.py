@@ -5,32 +5,52 @@ Conventions (docs/stats.md):
 * interval: ``fn(hypotheses, references, resamples=R, alpha=A, seed=S)`` returning
   ``(score, low, high)`` or an object with ``score``/``low``/``high`` (or evaluatio's
   ``mean``/``lower``/``upper``), on the 0..100 scale;
-* paired test: ``fn(hypotheses_a, hypotheses_b, references, resamples=R, seed=S)`` returning
+* paired test: ``fn(hyps_a, hyps_b, references, resamples=R, seed=S)`` returning
   the p-value (a number, or an object with ``p_value``);
 
 ``references[i]`` lists segment i's references; only the keywords the claims accept are
 passed.  The current directory is importable.
+
+The callable is code under audit, so it never runs in chrf-audit's process: each procedure
+owns a worker process (``audit.stats.callable_worker``) that imports it and answers the stats
+operations of the external-program protocol, supervised like an external program
+(``StatsProcess``: per-call timeout, restart after a crash, the whole process group killed).
+A crash, hang, exception or non-numeric answer becomes an Outcome, i.e. a robustness finding.
 """
 
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
+import weakref
 
 from reference_impl import ChrfParams
+from .. import procs
+from ..adapters.base import AdapterError
+from ..adapters.external import EOF, TIMEOUT, _encode
+from ..adapters.isolation import stderr_tail, worker_env
 from ..errors import UsageError
-from .procedures import Procedure, StatsClaims, guarded, streams
+from .external import StatsProcess
+from .procedures import Procedure, StatsClaims, streams
 
 
-def load(spec: str):
-    if ":" not in spec:
+def check_spec(spec: str) -> None:
+    if ":" not in spec or not all(spec.partition(":")[::2]):
         raise UsageError(f"expected package.module:function, got {spec!r}")
+
+
+def load(spec: str, import_dir: str | None = None):
+    """Import the callable (in the worker process only)."""
+    check_spec(spec)
     mod_name, _, attr = spec.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    import_dir = import_dir or os.getcwd()
+    if import_dir not in sys.path:
+        sys.path.insert(0, import_dir)
     try:
         obj = importlib.import_module(mod_name)
     except Exception as e:  # noqa: BLE001 - any import failure is the user's spec
@@ -44,28 +64,78 @@ def load(spec: str):
     return obj
 
 
-def _field(res, *names):
-    for n in names:
-        if isinstance(res, dict) and n in res:
-            return res[n]
-        if hasattr(res, n):
-            return getattr(res, n)
-    raise TypeError(f"result {res!r} has none of {names}")
+class CallableProcess(StatsProcess):
+    """One worker process hosting one callable, with a private temporary working directory.
+
+    ``start`` (also on every restart after a crash or a timeout) spawns the worker and waits
+    for its hello, so a restart's import time is never charged to the next call's timeout."""
+
+    def __init__(self, spec: str, kind: str, timeout: float):
+        self.spec = spec
+        self.import_dir = os.getcwd()
+        argv = [sys.executable, "-m", "audit.stats.callable_worker", spec, kind, self.import_dir]
+        super().__init__(subprocess.list2cmdline(argv), timeout)
+        self.argv = argv
+        self.tmp = tempfile.mkdtemp(prefix="chrf-audit-stats-")
+        weakref.finalize(self, shutil.rmtree, self.tmp, True)
+        self.source = None
+
+    def start(self) -> None:
+        if self.proc is not None:
+            return
+        try:
+            proc = procs.spawn(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=self._stderr, cwd=self.tmp, env=worker_env(self.import_dir),
+                               bufsize=0)
+        except OSError as e:
+            raise AdapterError(f"cannot start the worker for {self.spec!r}: {e.strerror or e}") from None
+        self._holder["proc"] = proc
+        self._buf = b""
+        self._write_async(_encode({"id": 0, "op": "hello"}))
+        line = self._readline(self.startup_timeout)
+        if line is EOF or line is TIMEOUT:
+            detail = (f"no answer within {self.startup_timeout:g} s" if line is TIMEOUT
+                      else self._exit_detail())
+            tail = stderr_tail(self._stderr)
+            self.kill()
+            raise AdapterError(f"the worker importing {self.spec!r} failed: {detail}"
+                               + (f" ({tail})" if tail else ""))
+        self._holder.pop("writer", None)
+        try:
+            ans = json.loads(line)
+        except (ValueError, RecursionError):
+            ans = None
+        if not isinstance(ans, dict) or ans.get("id") != 0:
+            self.kill()
+            raise AdapterError(f"the worker importing {self.spec!r} answered {line[:100]!r}")
+        if "error" in ans:
+            self.kill()
+            raise AdapterError(str(ans["error"])[:300])
+        if isinstance(ans.get("source"), str):
+            self.source = ans["source"][:500]
+
+    def close(self) -> None:
+        super().close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 class CallableProcedure(Procedure):
-    def __init__(self, spec: str, kind: str, claims: StatsClaims, fn=None):
-        self.fn = fn or load(spec)
+    def __init__(self, spec: str, kind: str, claims: StatsClaims, timeout: float = 120.0):
+        check_spec(spec)
         self.kind = kind
         self.spec = spec
         self.name = spec
         self.library = spec.partition(":")[0].split(".")[0]
         self.version = _version(self.library)
         self.claims = claims
+        self.process = CallableProcess(spec, kind, timeout)
         try:
-            self.source = f"{inspect.getsourcefile(self.fn)}:{inspect.getsourcelines(self.fn)[1]}"
-        except (TypeError, OSError):
-            self.source = spec
+            with self.process.lock:
+                self.process.start()
+        except AdapterError as e:
+            self.process.close()
+            raise UsageError(f"--{kind} {spec}: {e}") from None
+        self.source = self.process.source or spec
 
     def _kw(self, resamples, seed, alpha=None) -> dict:
         kw = {}
@@ -80,23 +150,21 @@ class CallableProcedure(Procedure):
     def _refs(self, refs, layout):
         return streams(refs) if layout == "documented" and self.claims.documented_layout == "streams" else refs
 
+    def _request(self, hyps, refs, layout, kw, hyps_b=None):
+        req = {"op": self.kind, "hypotheses": list(hyps), "references": self._refs(refs, layout),
+               "kwargs": kw}
+        if hyps_b is not None:
+            req["hypotheses_b"] = list(hyps_b)
+        return self.process.request(req)
+
     def ci(self, hyps, refs, *, resamples, alpha, seed, layout="segments"):
-        def run():
-            res = self.fn(list(hyps), self._refs(refs, layout), **self._kw(resamples, seed, alpha))
-            if isinstance(res, (tuple, list)) and len(res) == 3:
-                score, low, high = res
-            else:
-                score, low, high = (_field(res, "score", "mean"), _field(res, "low", "lower"),
-                                    _field(res, "high", "upper"))
-            return {"score": score, "low": low, "high": high}
-        return guarded(run, "ci")
+        return self._request(hyps, [list(r) for r in refs], layout, self._kw(resamples, seed, alpha))
 
     def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
-        def run():
-            res = self.fn(list(hyps_a), list(hyps_b), self._refs(refs, layout), **self._kw(resamples, seed))
-            p = res if isinstance(res, (int, float)) else _field(res, "p_value", "pvalue")
-            return {"p_value": p}
-        return guarded(run, "paired")
+        return self._request(hyps_a, [list(r) for r in refs], layout, self._kw(resamples, seed), hyps_b)
+
+    def close(self) -> None:
+        self.process.close()
 
     def snippet(self, call: dict) -> str:
         mod, _, attr = self.spec.partition(":")
@@ -122,11 +190,12 @@ def _version(dist: str):
 
 
 def make(spec: str, kind: str, *, accepts="resamples,alpha,seed", statistic="permutation",
-         documented_layout="segments", params: ChrfParams | None = None) -> CallableProcedure:
+         documented_layout="segments", params: ChrfParams | None = None,
+         timeout: float = 120.0) -> CallableProcedure:
     acc = frozenset(a.strip() for a in accepts.split(",") if a.strip())
     unknown = acc - {"resamples", "alpha", "seed"}
     if unknown:
         raise UsageError(f"--accepts: unknown {sorted(unknown)} (resamples, alpha, seed)")
     claims = StatsClaims(params=params or ChrfParams.make(), accepts=acc, statistic=statistic,
                          documented_layout=documented_layout)
-    return CallableProcedure(spec, kind, claims)
+    return CallableProcedure(spec, kind, claims, timeout)

@@ -11,13 +11,27 @@ import json
 
 from reference_impl import ChrfParams
 from ..adapters.base import AdapterError
-from ..adapters.external import EOF, TIMEOUT, ExternalProcess, _encode
+from ..adapters.external import EOF, TIMEOUT, ExternalProcess, _encode, _take_line
+from ..adapters.frames import MAX_FRAME, read_frame
 from ..errors import UsageError
 from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, Procedure,
                          StatsClaims, check_values)
 
 
+def _take_bounded(buf: bytes):
+    """The next line, or a line of MAX_FRAME bytes when a program floods without a newline
+    (an answer is a few numbers: what follows is not parsed, the program is killed)."""
+    got = _take_line(buf)
+    if got is None and len(buf) > MAX_FRAME:
+        return buf[:MAX_FRAME].decode("utf-8", "replace"), b""
+    return got
+
+
 class StatsProcess(ExternalProcess):
+    def _readline(self, timeout: float):
+        line, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_bounded, timeout)
+        return line
+
     def request(self, req: dict) -> Outcome:
         with self.lock:
             if self.proc is not None and self.proc.poll() is not None:
@@ -40,7 +54,7 @@ class StatsProcess(ExternalProcess):
             self._holder.pop("writer", None)
         try:
             ans = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             self.kill()
             return Outcome(INVALID, None, f"answer is not JSON: {line[:200]}")
         if not isinstance(ans, dict) or ans.get("id") != rid:
@@ -48,6 +62,8 @@ class StatsProcess(ExternalProcess):
             return Outcome(INVALID, None, f"answer {line[:200]} does not echo id {rid}")
         if "error" in ans:
             return Outcome(EXCEPTION, None, str(ans["error"])[:300])
+        if isinstance(ans.get("invalid"), str):  # the callable worker: a non-numeric result
+            return Outcome(INVALID, None, ans["invalid"][:300])
         keys = ("score", "low", "high") if req["op"] == "ci" else ("p_value",)
         values = {k: ans.get(k) for k in keys}
         if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values.values()):
@@ -119,6 +135,26 @@ def _evaluatio_snippet(fn: str, call: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+STATISTICS = ("permutation", "bootstrap", "bootstrap-t")
+INTERVALS = ("percentile", "sacrebleu")
+
+
+def _check_claims(c: StatsClaims) -> None:
+    """Claims come from an untrusted program: a value the models do not know is refused here,
+    not met later as an exception inside a check."""
+    if c.statistic not in STATISTICS:
+        raise ValueError(f"statistic {c.statistic!r} is not one of {', '.join(STATISTICS)}")
+    if c.interval not in INTERVALS:
+        raise ValueError(f"interval {c.interval!r} is not one of {', '.join(INTERVALS)}")
+    if c.draw is not None and not isinstance(c.draw, str):
+        raise ValueError(f"draw must be a string, got {c.draw!r}")
+    from ..limits import limit
+    top = limit("resamples")
+    if not (0 < c.alpha < 1) or not (1 <= c.resamples <= top) or not (1 <= c.min_resamples <= top):
+        raise ValueError(f"alpha must be in (0, 1), resamples and min_resamples in 1..{top} "
+                         "(CHRF_AUDIT_MAX_RESAMPLES)")
+
+
 def start(command: str, params: ChrfParams, timeout: float = 60.0) -> list[ExternalProcedure]:
     """Start ``command``, read its hello, return one procedure per declared stats op."""
     process = StatsProcess(command, timeout)
@@ -135,7 +171,15 @@ def start(command: str, params: ChrfParams, timeout: float = 60.0) -> list[Exter
     for op, spec in stats.items():
         if op not in ("ci", "paired-permutation", "paired-bootstrap") or not isinstance(spec, dict):
             continue
-        procs.append(ExternalProcedure(process.acquire(), op, spec, hello, params))
+        try:
+            proc = ExternalProcedure(process, op, spec, hello, params)
+            _check_claims(proc.claims)
+        except (TypeError, ValueError, OverflowError) as e:
+            process.kill()
+            raise UsageError(f"--external {command!r}: invalid claims for {op!r} in its hello "
+                             f"answer: {e}") from None
+        process.acquire()
+        procs.append(proc)
     if not procs:
         process.kill()
         raise UsageError(f"--external {command!r}: no known op in its 'stats' object")

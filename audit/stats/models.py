@@ -42,8 +42,10 @@ def paired_model(a, b, sa, sb, claims: StatsClaims, trials: int, seed, over: str
     """p-value of the claimed statistic with the numpy draw of ``seed``.
 
     ``a``/``b``: statistics arrays; ``sa``/``sb``: sentence scores.  Permutation: segments
-    swapped with probability 1/2 (``integers(2, size=(trials, n), dtype=bool)``); bootstrap:
-    sacreBLEU's Moses statistic on ``choice(n, (trials, n))``."""
+    swapped with probability 1/2 (``integers(2, size=(trials, n), dtype=bool)``); bootstrap
+    on ``choice(n, (trials, n))``: ``"bootstrap"`` is sacreBLEU's Moses statistic
+    (|d_r| - mean|d_r| > |observed|), ``"bootstrap-t"`` the studentized test of
+    ``audit.significance.paired_bootstrap`` (|d_r - observed| / se_r >= |observed| / se)."""
     params: ChrfParams = claims.params
     n = a.shape[0]
     rng = np.random.default_rng(seed)
@@ -62,7 +64,11 @@ def paired_model(a, b, sa, sb, claims: StatsClaims, trials: int, seed, over: str
             pa, pb = (signs * d).mean(axis=1), 0.0
             obs = abs(d.mean())
         return p_count(_perm_count(obs, np.abs(pa - pb), claims.strict), trials)
+    if claims.statistic not in ("bootstrap", "bootstrap-t"):
+        raise ValueError(f"unknown test statistic {claims.statistic!r}")
     idx = rng.choice(n, size=(trials, n), replace=True)
+    if claims.statistic == "bootstrap-t":
+        return p_count(_studentized(a, b, sa, sb, params, idx, over), trials)
     if over == "statistics":
         da = sig.bootstrap_scores(a, params, indices=idx) - sig.bootstrap_scores(b, params, indices=idx)
         obs = abs(sig.corpus_score(a, params) - sig.corpus_score(b, params))
@@ -71,3 +77,18 @@ def paired_model(a, b, sa, sb, claims: StatsClaims, trials: int, seed, over: str
         da, obs = d[idx].mean(axis=1), abs(d.mean())
     centred = np.abs(da) - np.abs(da).mean()
     return p_count(_perm_count(obs, centred, claims.strict), trials)
+
+
+def _studentized(a, b, sa, sb, params, idx, over: str) -> int:
+    """The bootstrap-t count over summed statistics (audit.significance's own arithmetic)
+    or over sentence scores (a t statistic of the mean sentence-score difference)."""
+    if over == "statistics":
+        d, se = sig.paired_resamples(a, b, params, idx)
+        obs = sig.corpus_score(a, params) - sig.corpus_score(b, params)
+        return sig.studentized_count(d, se, obs, sig.linear_se(a, b, params))
+    delta = np.asarray(sa, dtype=np.float64) - np.asarray(sb, dtype=np.float64)
+    n = delta.size
+    rows = delta[idx]
+    # plug-in standard error of a mean, sqrt(sum (x - mean)^2) / n, as linear_se
+    return sig.studentized_count(rows.mean(axis=1), rows.std(axis=1) / np.sqrt(n), delta.mean(),
+                                 float(delta.std()) / np.sqrt(n))

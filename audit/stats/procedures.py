@@ -42,7 +42,8 @@ class StatsClaims:
     accepts: frozenset = frozenset()    # subset of {"resamples", "alpha", "seed"}
     min_resamples: int = 1              # fewer means "no resampling" by API design
     interval: str = "percentile"        # how (low, high) is built from resampled scores
-    statistic: str = "permutation"      # paired: "permutation" or "bootstrap" (Moses/sacreBLEU)
+    statistic: str = "permutation"      # paired: "permutation", "bootstrap" (Moses/sacreBLEU)
+                                        # or "bootstrap-t" (audit.significance)
     strict: bool = False                # paired: count |d| > observed (True) or >= (False)
     draw: Optional[str] = None          # a known random draw (see DRAWS), replayed in float64
     documented_layout: str = "segments" # "segments": refs[i] = refs of segment i; "streams"

@@ -1,0 +1,138 @@
+"""Worker hosting one ``--ci``/``--paired`` callable: ``python -m audit.stats.callable_worker
+SPEC KIND IMPORT_DIR``.
+
+Why a process: the callable is code under audit.  It may crash (a signal, ``os._exit``),
+hang, fork, print, or write to any descriptor it finds; in chrf-audit's own process any of
+those would end or corrupt the audit.  Here it runs alone, started by
+``audit.stats.callables.CallableProcess`` in its own session (``audit.procs``: the whole
+group is killed on a timeout, a crash and at the end), with a temporary directory as its
+working directory, so stray relative writes land there.
+
+It speaks the stats operations of the external-program protocol (docs/external-protocol.md)
+on JSON lines, ASCII only:
+
+  {"id": 0, "op": "hello"}                -> {"id": 0, "source": "file:line" | null}
+                                             | {"id": 0, "error": "cannot import ..."}
+  {"id": k, "op": "ci" | "paired", "hypotheses": [...], ["hypotheses_b": [...]],
+   "references": ..., "kwargs": {...}}    -> {"id": k, "score", "low", "high"} | {"id": k, "p_value"}
+                                             | {"id": k, "error": "Type: message"}
+                                             | {"id": k, "invalid": "non-numeric result ..."}
+
+Numbers are sent as JSON numbers (``NaN``/``Infinity`` included, so that the parent can say
+"not finite" rather than "not a number"); the parent parses and validates every line as data.
+The callable's own prints go to stderr (fd 1 is redirected), its stdin is /dev/null.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import sys
+import threading
+
+
+def _field(res, *names):
+    for n in names:
+        if isinstance(res, dict) and n in res:
+            return res[n]
+        if hasattr(res, n):
+            return getattr(res, n)
+    raise TypeError(f"result {res!r} has none of {names}")
+
+
+def values(kind: str, res) -> dict:
+    """The callable's result as floats (TypeError/ValueError when it is not numeric)."""
+    if kind == "ci":
+        if isinstance(res, (tuple, list)) and len(res) == 3:
+            score, low, high = res
+        else:
+            score, low, high = (_field(res, "score", "mean"), _field(res, "low", "lower"),
+                                _field(res, "high", "upper"))
+        out = {"score": score, "low": low, "high": high}
+    else:
+        # a number (numpy scalars too), or an object with p_value / pvalue (scipy's results)
+        p = _field(res, "p_value", "pvalue") if (isinstance(res, dict) or hasattr(res, "p_value")
+                                                 or hasattr(res, "pvalue")) else res
+        out = {"p_value": p}
+    for k, v in out.items():
+        if isinstance(v, (bool, str, bytes)):
+            raise TypeError(f"{k} is {type(v).__name__} {v!r}")
+        out[k] = float(v)
+    return out
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return " ".join(str(text).split())[:limit]
+
+
+def answer(fn, kind: str, req: dict) -> dict:
+    args = [list(req.get("hypotheses") or [])]
+    if kind == "paired":
+        args.append(list(req.get("hypotheses_b") or []))
+    args.append(req.get("references") or [])
+    try:
+        res = fn(*args, **(req.get("kwargs") or {}))
+    except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: the callable's
+        return {"error": _short(f"{type(e).__name__}: {e}")}
+    try:
+        return values(kind, res)
+    except BaseException as e:  # noqa: BLE001 - a __float__ may raise anything
+        try:
+            shown = repr(res)
+        except BaseException:  # noqa: BLE001
+            shown = f"<{type(res).__name__}>"
+        return {"invalid": _short(f"non-numeric result {shown[:200]}: {type(e).__name__}: {e}")}
+
+
+def main() -> None:
+    spec, kind, import_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    proto_in = os.fdopen(os.dup(0), "rb")
+    proto_out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)  # the callable's prints go to stderr, never into the protocol
+    sys.path.insert(0, import_dir)
+
+    from audit.adapters.worker import _watch_parent
+    if os.getpgid(0) == os.getpid():  # our own group: the parent started us in a new session
+        threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+
+    def send(obj) -> None:
+        proto_out.write((json.dumps(obj, ensure_ascii=True, default=str) + "\n").encode("ascii"))
+        proto_out.flush()
+
+    fn, load_error, source = None, None, None
+    try:
+        from audit.stats.callables import load
+        fn = load(spec, import_dir)
+        try:
+            source = f"{inspect.getsourcefile(fn)}:{inspect.getsourcelines(fn)[1]}"
+        except BaseException:  # noqa: BLE001 - a builtin or a C function has no source
+            source = None
+    except BaseException as e:  # noqa: BLE001 - UsageError, or whatever the import raised
+        load_error = _short(str(e) if type(e).__name__ == "UsageError" else f"cannot import {spec!r}: "
+                            f"{type(e).__name__}: {e}")
+    for line in proto_in:
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+            rid = req.get("id")
+        except (ValueError, AttributeError):
+            continue  # the parent only sends objects; nothing to answer
+        if load_error is not None:
+            out = {"error": load_error}
+        elif req.get("op") == "hello":
+            out = {"source": source}
+        elif req.get("op") == kind:
+            out = answer(fn, kind, req)
+        else:
+            out = {"error": f"unknown op {req.get('op')!r} (this worker serves {kind!r})"}
+        out["id"] = rid
+        send(out)
+    os._exit(0)  # skip interpreter teardown of whatever the callable left behind
+
+
+if __name__ == "__main__":
+    main()
