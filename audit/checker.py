@@ -120,7 +120,8 @@ class Checker:
         elif not (-tol <= first.value <= 100 + tol):
             obs.key = ("out-of-range",)
         else:
-            obs.key = ("unexplained",)
+            # Grouped by what the divergence needs, so two unknown bugs stay two findings.
+            obs.key = ("unexplained",) + self.classifier.signature(adapter, level, segments, params)
         return obs
 
     def _score_segments(self, adapter, level: str, segments) -> Optional[float]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .families import FAMILIES
+from .families import FAMILIES, key_families
 
 
 def conformance(checker, adapter, found: dict, levels: list[str], max_classified: int = 8) -> dict:
@@ -29,7 +29,7 @@ def conformance(checker, adapter, found: dict, levels: list[str], max_classified
         for level in levels:
             families = set(universal)
             if definition == claimed:
-                families |= {f for key, c in found.items() for f in key
+                families |= {f for key, c in found.items() for f in key_families(key)
                              if c.minimal is not None and c.minimal.level == level and not c.minimal.changes}
             samples = []
             if level == "corpus" and definition != claimed:

@@ -97,7 +97,7 @@ def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance:
     for key, c in found.items():
         if c.minimal is None and c.largest is not None:
             c.minimal = c.largest
-    findings = _findings(adapter, found)
+    findings = _findings(adapter, found, evidence=checker.classifier.evidence)
     phase[0] = "conformance"
     matrix = conformance(checker, adapter, found, levels)
     summary = AdapterSummary(

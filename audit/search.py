@@ -142,16 +142,20 @@ def _metamorphic_examiner(checker: Checker, relation):
         v = metamorphic.check(relation, adapter, case, checker.tolerance)
         _, transformed = relation.transform(case)
         obs = checker.check(relation.level, transformed, repeat=False)  # the record's reference view
+        differential = None
         if v is not None:
-            # A violation on inputs that a bug model explains belongs to that family (the
-            # differential search reports it); the relation reports only the rest.
+            # A violation on inputs that a bug model explains is evidence for that family
+            # (the differential search reports it); the relation reports only the rest, and
+            # stands in for the unexplained group its inputs fall into (audit.assemble).
             base_obs = obs if v.base == v.transformed else checker.check(relation.level, v.base, repeat=False)
-            if any(o.key and o.key != ("unexplained",) for o in (obs, base_obs)):
+            if any(o.key and o.key[0] != "unexplained" for o in (obs, base_obs)):
                 v = None
+            differential = next((o.key for o in (obs, base_obs) if o.key), None)
         if v is None:
             obs.key = None
             return obs
         obs.key = (relation.family,)
+        obs.differential_key = differential
         obs.expected = Fraction(v.base_value)
         obs.detail = v.detail
         return obs
