@@ -91,7 +91,10 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None) -> list[Fin
         obs = c.minimal
         claims = obs.claims
         fams = key_families(key)
-        proof = (evidence or {}).get((obs.level, tuple(fams)))
+        ev = evidence or {}
+        proof = ev.get((obs.level, (fam,))) or ev.get((obs.level, tuple(fams))) or next(
+            (p for (lv, fs), p in ev.items() if fs == (fam,)), None) or next(
+            (p for (lv, fs), p in ev.items() if fam in fs), None)
         if proof:
             why = f"explains {proof[0]} of {proof[1]} targeted inputs"
         elif fam == "unexplained":

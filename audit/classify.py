@@ -13,6 +13,7 @@ and carries a behavioural signature, so that two unknown bugs stay two findings.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from typing import Optional
 
@@ -68,23 +69,64 @@ class Classifier:
     def __init__(self, tolerance: float):
         self.tolerance = tolerance
         self._verdicts: dict = {}
+        #: implementation -> families -> variant: its accepted explanations, under any claims
+        #: (a deviation is a property of the code, whatever parameters it is called with)
         self._accepted: dict = {}
         #: (level, families) -> (predicted, targeted) of accepted explanations
         self.evidence: dict[tuple, tuple[int, int]] = {}
 
     # ------------------------------------------------------------------ classification
     def classify(self, adapter, level, segments, params, actual) -> Optional[Explanation]:
-        """The smallest candidate explanation that predicts the held-out trigger inputs."""
+        """The smallest combination of already accepted explanations that reproduces the
+        input, else the smallest candidate that predicts its held-out trigger inputs."""
         scale = adapter.claims.scale
+        known = self._known(adapter, segments, params, level, actual, scale)
+        if known is not None:
+            return known
         for candidates in explain(segments, params, level, actual, self.tolerance, scale):
             accepted = [c for c in candidates if self._confirm(adapter, level, params, c)]
             if len(accepted) > 1:
                 accepted = self._cross_check(adapter, level, params, accepted)
             if accepted:
                 best = accepted[0]
-                acc = self._accepted.setdefault((repr(adapter.claims), params, level), {})
+                acc = self._accepted.setdefault(adapter.name, {})
                 acc.setdefault(tuple(best.families), best.variant)
                 return best
+        return None
+
+    def _known(self, adapter, segments, params, level, actual, scale) -> Optional[Explanation]:
+        """The input is explained away by the implementation's accepted explanations: the
+        smallest set of their deviations (accepted at either level, applicable here) whose
+        merged model gives ``actual``."""
+        atoms = []
+        nrefs, nsegs = len(segments[0][1]), len(segments)
+        for variant in self._accepted.get(adapter.name, {}).values():
+            for part, stage in ((variant[0], "text"), (variant[1], "score")):
+                default = type(part)()
+                for name in part.__dataclass_fields__:
+                    value = getattr(part, name)
+                    if value == getattr(default, name):
+                        continue
+                    fam = deviations.family_of(stage, name, value) if name not in ("rounding", "float32") else \
+                        ("precision-loss" if name == "rounding" else "float32-arithmetic")
+                    dev = deviations.get(fam)
+                    if dev is None or not dev.applies(params, level, nrefs, nsegs) or \
+                            dev.model_filter is not None and not dev.model_filter(params, (name, value)):
+                        continue
+                    atom = (fam, _CLAIMED[0] if stage == "score" else replace(_CLAIMED[0], **{name: value}),
+                            replace(_CLAIMED[1], **{name: value}) if stage == "score" else _CLAIMED[1])
+                    if atom not in atoms:
+                        atoms.append(atom)
+        for size in range(1, min(len(atoms), 4) + 1):
+            for combo in itertools.combinations(atoms, size):
+                merged = _CLAIMED
+                for _, tv, sv in combo:
+                    merged = merged and _merge(merged, (tv, sv))
+                if merged is None:
+                    continue
+                value = predict(segments, params, level, merged)
+                if agrees(value, merged[1], actual, scale, self.tolerance):
+                    return Explanation(list(dict.fromkeys(f for f, _, _ in combo)), value, variant=merged)
         return None
 
     def targeted_inputs(self, families, params, level: str, nrefs: int, variant) -> list:
@@ -130,7 +172,7 @@ class Classifier:
         valid = [(segs, a) for segs, a in zip(inputs, actual) if a is not None]
         if len(valid) < MIN_PREDICTED:
             return None
-        accepted = self._accepted.get((repr(adapter.claims), params, level), {})
+        accepted = self._accepted.get(adapter.name, {})
         variants = [cand.variant]
         if cand.variant[1].rounding is not None:  # the decimals seen on one input may be too few
             variants += [(cand.variant[0], replace(cand.variant[1], rounding=k)) for k in (*range(0, 9), -1)
@@ -145,9 +187,29 @@ class Classifier:
                     merged = merged and _merge(merged, e)
                 if merged is None:
                     continue
-                if all(agrees(predict(segs, params, level, merged), merged[1], a, scale, tol) for segs, a in valid):
+                if all(agrees(predict(segs, params, level, merged), merged[1], a, scale, tol) for segs, a in valid) \
+                        and self._all_needed(variant, extra, valid, params, level, scale):
                     return variant, len(valid), len(valid)
         return None
+
+    def _all_needed(self, variant, extra, valid, params, level, scale) -> bool:
+        """No deviation of the candidate is idle: without any one of them (the accepted ones
+        still merged in) the prediction fails on some held-out input.  Else a smaller story
+        is the true one, and this candidate only borrowed its success from the others."""
+        tv, sv = variant
+        for part, cls in ((tv, TextVariant), (sv, ScoreVariant)):
+            default = cls()
+            for name in part.__dataclass_fields__:
+                if getattr(part, name) == getattr(default, name) or name in ("rounding", "float32"):
+                    continue
+                less = (replace(tv, **{name: getattr(default, name)}), sv) if part is tv else \
+                    (tv, replace(sv, **{name: getattr(default, name)}))
+                for e in extra:
+                    less = less and _merge(less, e)
+                if less is not None and all(agrees(predict(s, params, level, less), less[1], a, scale, self.tolerance)
+                                            for s, a in valid):
+                    return False
+        return True
 
     def _cross_check(self, adapter, level, params, accepted):
         """Several candidates of one size each predicted their own triggers: keep those that

@@ -136,7 +136,7 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
                             sv2 = replace(sv, rounding=k)
                             detail = "float32" if k < 0 else f"rounded to {k} decimals on its 0..{scale} scale"
                             output.append(Explanation(tv.families() + sv2.families(), value, detail, (tv, sv2)))
-                        elif abs(float(value) - actual) <= FLOAT32_BOUND * max(1.0, abs(float(value)) / 100):
+                        if abs(float(value) - actual) <= FLOAT32_BOUND * max(1.0, abs(float(value)) / 100):
                             sv2 = replace(sv, float32=True)
                             output.append(Explanation(tv.families() + sv2.families(), value,
                                                       "within float32 error", (tv, sv2)))

@@ -127,7 +127,7 @@ DEVIATIONS = [
     Deviation(
         "hypothesis-ngrams-where-reference-has-none",
         "hypothesis n-grams are counted for orders the reference has none of",
-        "text", (("hyp_where_no_ref", True),), trigger="short-references"),
+        "text", (("hyp_where_no_ref", True),), _corpus, "short-references"),
     Deviation(
         "wrong-ngram-orders", "the wrong set of n-gram orders is used (off by one)",
         "text", (("orders", "minus-one"), ("orders", "plus-one"), ("orders", "from-two")), trigger="plain",

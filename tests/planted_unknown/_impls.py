@@ -87,3 +87,8 @@ class LengthWeightedCorpus(Chrf):
         w = [max(1, len(h)) for h in hypotheses]
         s = [self._segment(h, list(r))[1] for h, r in zip(hypotheses, references)]
         return sum(a * b for a, b in zip(w, s)) / sum(w)
+
+
+@dataclass(frozen=True)
+class DigitsRemovedAndCapped(DigitsRemoved, Capped):
+    """Two unknown bugs at once: digits removed, and the score capped at 99.5."""
