@@ -128,11 +128,15 @@ def resolve(
                 claims=_apply_overrides(claims, overrides, name), supports=supports,
                 accepts=accepts, description=description, native_signature=native,
             ))
+            # How to re-create this one adapter (in another process: ``--jobs``).
+            one = {"impl": name} if name in builtin else {"impl": callable_spec, "corpus_impl": corpus_impl}
+            adapters[-1].spec = dict(one, overrides=overrides or None, timeout=timeout, isolate=isolate)
         if external is not None:
             if not external.strip():
                 raise AdapterError("--external needs a command, got an empty string")
             ext = ExternalAdapter.start(external, timeout)
             ext.claims = _apply_overrides(ext.claims, overrides, ext.name)
+            ext.spec = {"external": external, "overrides": overrides or None, "timeout": timeout, "isolate": isolate}
             adapters.append(ext)
     except BaseException:
         for a in adapters:
