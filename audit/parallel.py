@@ -3,7 +3,8 @@
 Each unit is independent (its own checker, its own seeds, see ``audit.runner``), so running
 them in ``jobs`` processes gives the same findings as running them one after the other.  A
 child process re-creates an adapter from the spec ``audit.adapters.resolve`` recorded on it
-(``adapter.spec``) and keeps it for the next unit of the same implementation.
+(``adapter.spec``: the ``resolve`` call that made it, and its name) and keeps the adapters of
+that call for its next units.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ def _child_unit(spec: dict, claims, level: str, options: dict):
     from .adapters import resolve
     from .runner import audit_level
 
-    key = repr(sorted(spec.items()))
-    if key not in _CHILD_ADAPTERS:
-        [adapter] = resolve(**spec)
-        _CHILD_ADAPTERS[key] = adapter
-    adapter = _CHILD_ADAPTERS[key]
+    call = {k: v for k, v in spec.items() if k != "name"}
+    key = repr(sorted(call.items()))
+    if key not in _CHILD_ADAPTERS:  # one resolve per call: the adapters share their workers
+        _CHILD_ADAPTERS[key] = {a.name: a for a in resolve(**call)}
+    adapter = _CHILD_ADAPTERS[key][spec["name"]]
     adapter.claims = claims  # as audited in the parent, whatever was changed after resolve
     return audit_level(adapter, level, **options)
 

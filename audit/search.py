@@ -13,10 +13,11 @@ budget instead of more copies of the first.
 *Shrink.*  Each key that a finding will be built from gets its own Hypothesis run, started
 from its recorded examples (in an in-memory database, under the secondary key, so that
 Hypothesis shrinks them instead of taking them as already minimal), in which only that key
-fails.  Hypothesis gives up shrinking after ``MAX_SHRINKING_SECONDS`` of wall-clock time:
-``no_wall_clock`` lifts that limit for the runs made here, so the repro is the same on a
-machine twenty times slower (shrinking stays bounded by Hypothesis's count of successful
-shrinks).  Health checks (timed) are suppressed and there is no deadline.
+fails.  Hypothesis gives up shrinking after ``MAX_SHRINKING_SECONDS`` of wall-clock time,
+and draws constants mined from whatever local modules are imported: ``no_wall_clock`` lifts
+the one and pins the other for the runs made here, so the repro is the same on a machine
+twenty times slower and in any process (shrinking stays bounded by Hypothesis's count of
+successful shrinks).  Health checks (timed) are suppressed and there is no deadline.
 """
 
 from __future__ import annotations
@@ -100,16 +101,35 @@ def derived_seed(seed: int, *parts) -> int:
 
 @contextlib.contextmanager
 def no_wall_clock():
-    """Lift Hypothesis's wall-clock limit on shrinking (5 minutes) for the runs inside."""
-    from hypothesis.internal.conjecture import engine
+    """Make the Hypothesis runs inside depend on the seed and the budget alone.
 
-    old = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    * Hypothesis stops shrinking after ``MAX_SHRINKING_SECONDS`` (5 minutes) of wall-clock
+      time: lifted.
+    * Hypothesis mixes into generation constants it mines from the "local" modules loaded in
+      ``sys.modules`` (``providers._get_local_constants``), so the inputs drawn for one seed
+      changed with what the process had imported (the CLI imports the renderers, a pool
+      process does not) and with where the package is installed: pinned to none.
+    """
+    from hypothesis.internal.conjecture import engine, providers
+
+    old_seconds = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    old_constants = getattr(providers, "_get_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
     engine.MAX_SHRINKING_SECONDS = math.inf
+    if old_constants is not None:
+        none = providers.Constants()
+        providers._get_local_constants = lambda: none
+    if cache is not None:
+        cache.clear()  # it holds the local constants computed before
     try:
         yield
     finally:
-        if old is not None:
-            engine.MAX_SHRINKING_SECONDS = old
+        if old_seconds is not None:
+            engine.MAX_SHRINKING_SECONDS = old_seconds
+        if old_constants is not None:
+            providers._get_local_constants = old_constants
+        if cache is not None:
+            cache.clear()
 
 
 def _settings(**kw):

@@ -128,15 +128,11 @@ def resolve(
                 claims=_apply_overrides(claims, overrides, name), supports=supports,
                 accepts=accepts, description=description, native_signature=native,
             ))
-            # How to re-create this one adapter (in another process: ``--jobs``).
-            one = {"impl": name} if name in builtin else {"impl": callable_spec, "corpus_impl": corpus_impl}
-            adapters[-1].spec = dict(one, overrides=overrides or None, timeout=timeout, isolate=isolate)
         if external is not None:
             if not external.strip():
                 raise AdapterError("--external needs a command, got an empty string")
             ext = ExternalAdapter.start(external, timeout)
             ext.claims = _apply_overrides(ext.claims, overrides, ext.name)
-            ext.spec = {"external": external, "overrides": overrides or None, "timeout": timeout, "isolate": isolate}
             adapters.append(ext)
     except BaseException:
         for a in adapters:
@@ -144,6 +140,12 @@ def resolve(
         for client in clients.values():
             client.close()
         raise
+    # How to re-create these adapters in another process (``--jobs``): this very call, and
+    # the name of the one wanted.
+    call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
+            "timeout": timeout, "isolate": isolate}
+    for a in adapters:
+        a.spec = dict(call, name=a.name)
     return adapters
 
 
