@@ -15,8 +15,8 @@ def test_sacrebleu_conforms_exit_0(tmp_path, capsys):
 def test_nltk_divisor_from_cases_exit_1(tmp_path, capsys):
     out = tmp_path / "a.json"
     assert main(["run", "--impl", "nltk", "--max-examples", "3", "--quiet", "--no-verify", "--json", str(out)]) == 1
-    findings = {f["family"]: f for f in json.loads(out.read_text())["findings"]}
-    f = findings["requested-order-divisor"]
+    findings = {(f["family"], f["level"]): f for f in json.loads(out.read_text())["findings"]}
+    f = findings["requested-order-divisor", "sentence"]
     assert f["level"] == "sentence" and len(f["repro"]["hypothesis"]) == 1
     assert f["repro"]["references"] == [f["repro"]["hypothesis"]]
     assert f["expected_fraction"] == "100/1" and abs(f["actual"] - 100 / 6) < 1e-9
