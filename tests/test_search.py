@@ -284,3 +284,22 @@ def test_the_reference_treats_control_characters_as_sacrebleu_does():
             theirs = sacrebleu.sentence_chrf(hyp, [ref]).score
             assert float(ours) == pytest.approx(theirs, abs=1e-9), (ch, hyp, ref)
         assert (sentence_score(f"ab{ch}cd", ["abcd"]).score == 100) == (ch in whitespace)
+
+
+@pytest.mark.parametrize("accept", [True, False])
+def test_lone_surrogates_reach_an_external_program_only_when_its_hello_accepts_them(accept):
+    cmd = f"{sys.executable} {ROOT / 'tests' / 'planted_search' / 'external_surrogates.py'}" + (" --accept" if accept else "")
+    adapters = resolve(external=cmd)
+    try:
+        assert adapters[0].accepts_surrogates is accept
+        result = run_audit(adapters, seed=0, max_examples=30, cases_dir=None)
+    finally:
+        for a in adapters:
+            a.close()
+    families = {(f.family, f.level) for f in result.findings}
+    if accept:  # sent as \udXXX escapes, decoded by the program into unpaired surrogates
+        assert ("exception", "sentence") in families and families <= {("exception", "sentence"), ("exception", "corpus")}
+        f = next(f for f in result.findings if f.level == "sentence")
+        assert f.minimal.detail == "lone surrogate"
+    else:
+        assert families == set()
