@@ -29,13 +29,27 @@ def _child_unit(spec: dict, claims, level: str, options: dict):
     from .adapters import resolve
     from .runner import audit_level
 
-    call = {k: v for k, v in spec.items() if k != "name"}
+    call = _narrowed({k: v for k, v in spec.items() if k != "name"}, spec["name"])
     key = repr(sorted(call.items()))
     if key not in _CHILD_ADAPTERS:  # one resolve per call: the adapters share their workers
         _CHILD_ADAPTERS[key] = {a.name: a for a in resolve(**call)}
     adapter = _CHILD_ADAPTERS[key][spec["name"]]
     adapter.claims = claims  # as audited in the parent, whatever was changed after resolve
     return audit_level(adapter, level, **options)
+
+
+def _narrowed(call: dict, name: str) -> dict:
+    """The built-ins of ``call`` that share a worker with ``name`` (nltk, or the sacreBLEU
+    ones): a pool process then starts only the worker its units need."""
+    from .adapters.resolve import GROUPS, _builtin_names
+
+    impl = call.get("impl")
+    if call.get("external") or call.get("corpus_impl") or (impl and ":" in impl):
+        return call
+    group = next((members for members in GROUPS.values() if name in members), None)
+    if group is None:
+        return call
+    return dict(call, impl=",".join(n for n in _builtin_names(impl) if n in group))
 
 
 def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optional[Callable] = None,

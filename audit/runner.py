@@ -179,7 +179,8 @@ def run_audit(adapters, *, seed: int = 0, max_examples: int = 200, tolerance: fl
     it changes nothing).  ``jobs`` > 1 runs the (implementation, level) units in that many
     processes, each re-creating its adapter from ``adapter.spec`` (set by
     ``audit.adapters.resolve``); adapters without a spec are audited here.  The findings do
-    not depend on ``jobs``.  ``on_summary`` is called as soon as each implementation is done
+    not depend on ``jobs``.  The pool starts processes with ``spawn``: a script that passes
+    ``jobs`` > 1 needs the ``if __name__ == "__main__":`` guard.  ``on_summary`` is called as soon as each implementation is done
     (the CLI starts patch verification then).
     """
     from .parallel import run_units

@@ -134,11 +134,11 @@ def test_same_findings_under_a_20_times_faster_clock(monkeypatch):
     import hypothesis.internal.conjecture.data
     import hypothesis.internal.conjecture.engine
 
-    normal = _cached("three_levels", 40)
+    normal = _cached("three_levels", 20)
     clock = _FastClock(time)
     for module in (hypothesis.internal.conjecture.engine, hypothesis.internal.conjecture.data, hypothesis.core):
         monkeypatch.setattr(module, "time", clock)
-    slow = _audit("three_levels", 40)
+    slow = _audit("three_levels", 20)
     assert clock.reads > 100  # the engine did read the patched clock
     assert _fingerprint(slow) == _fingerprint(normal)
 
@@ -169,7 +169,7 @@ def test_three_bugs_at_different_levels_give_three_findings_at_the_default_budge
 
 
 def test_jobs_2_gives_the_findings_of_jobs_1():
-    one = _audit("three_levels", 20, jobs=1)
+    one = _cached("three_levels", 20)
     two = _audit("three_levels", 20, jobs=2)
     assert _fingerprint(one) == _fingerprint(two) and one.findings
 
