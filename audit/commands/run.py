@@ -213,7 +213,7 @@ def impact_studies(args, result) -> dict | None:
             summary = next((a for a in result.adapters if a.implementation == adapter.name and a.findings), None)
             if summary is None:
                 continue
-            families = [f.family for f in summary.findings]
+            families = list(dict.fromkeys(f.family for f in summary.findings))  # a family may show at both levels
             steps = _RichSteps() if sys.stderr.isatty() and not args.quiet else _NullSteps()
             start = time.perf_counter()
             with steps:
