@@ -8,7 +8,8 @@ A level's column is judged inside that level's unit of the audit, from what that
   checker's public ``classify`` (at most ``max_classified`` of them: each costs probes).
 
 Outcomes that are not numbers (crash, timeout, ...), nondeterminism and the metamorphic
-relations need no definition: found at a level, they break every definition there.  A level
+relations that hold under every definition (segment order, added reference) need no
+definition: found at a level, they break every definition there.  A level
 that was not searched with its whole share of the budget is left out of the matrix
 (rendered "not checked"), never reported as meeting a definition.
 """
@@ -18,7 +19,9 @@ from __future__ import annotations
 from .families import FAMILIES
 
 #: Families that say nothing about a definition: they break all of them (at their level).
-UNIVERSAL = ("exception", "crash", "timeout", "invalid-output", "nondeterminism")
+#: (metamorphic-whitespace and metamorphic-identical-not-perfect assume the claimed one.)
+UNIVERSAL = ("exception", "crash", "timeout", "invalid-output", "nondeterminism",
+             "metamorphic-segment-order", "metamorphic-added-reference")
 
 
 def _ordered(families) -> list[str]:
@@ -32,7 +35,7 @@ def level_conformance(checker, adapter, found: dict, level: str, max_classified:
     from reference_impl import DEFINITIONS, corpus_fscore, segment_statistics, sentence_fscore, sum_stats
 
     claimed = adapter.claims.definition
-    universal = {f for key in found for f in key if f in UNIVERSAL or f.startswith("metamorphic-")}
+    universal = {f for key in found for f in key if f in UNIVERSAL}
     base = adapter.claims.params()
     out: dict[str, list[str]] = {}
     for definition in DEFINITIONS:
