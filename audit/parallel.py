@@ -83,7 +83,8 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from multiprocessing import get_context
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("spawn")) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("spawn"))
+        try:
             pending = {pool.submit(_child_unit, adapters[i].spec, adapters[i].claims, level, options): i
                        for i, level in units}
             while pending:
@@ -91,4 +92,8 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
                 for fut in sorted(ready, key=lambda f: pending[f]):
                     i = pending.pop(fut)
                     finished(i, fut.result())
+        except BaseException:  # a failed unit or Ctrl-C: do not start the others
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
     return [summaries[i] for i in range(len(adapters))]
