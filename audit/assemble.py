@@ -121,7 +121,28 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None) -> list[Fin
                 evidence=why,
             )
         )
+        findings[-1].group = group  # plain attribute: the signature group, not part of the JSON
+        diff_key = getattr(obs, "differential_key", None)
+        if fam.startswith("metamorphic-") and diff_key and diff_key[0] == "unexplained":
+            findings[-1].absorbs = _groups(diff_key)[0]  # plain attribute: not part of the JSON
     return findings
+
+
+def merge_levels(findings: list[Finding]) -> list[Finding]:
+    """Across an implementation's levels: an unexplained group that a metamorphic finding
+    stands for (at any level) is the same bug, not a finding of its own."""
+    absorbed = {(f.implementation, getattr(f, "absorbs", None)) for f in findings}
+    out = []
+    for f in findings:
+        if f.family == "unexplained" and (f.implementation, _group_of(f)) in absorbed:
+            continue
+        out.append(f)
+    return out
+
+
+def _group_of(f: Finding) -> str:
+    """The signature group of an unexplained finding ("unexplained~digits")."""
+    return getattr(f, "group", f.family)
 
 
 def _source(adapter, level: str) -> Optional[dict]:

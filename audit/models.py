@@ -116,9 +116,9 @@ def score_families(v: ScoreVariant, params: ChrfParams = None) -> list[str]:
 
 def _units(text: str, tv: TextVariant):
     if tv.units == "utf8-bytes":
-        return text.encode("utf-8")
+        return text.encode("utf-8", "surrogatepass")  # lone surrogates: 3 bytes each
     if tv.units == "utf16-code-units":
-        raw = text.encode("utf-16-le")
+        raw = text.encode("utf-16-le", "surrogatepass")
         return tuple(int.from_bytes(raw[i : i + 2], "little") for i in range(0, len(raw), 2))
     return text
 

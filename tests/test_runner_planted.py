@@ -63,6 +63,8 @@ MAX_EXAMPLES = {
     # found at 40, 50, 60, 70, 100, not at 10 or 30: U+FEFF is one of the rare look-alikes
     # the strategies draw
     "format_characters_deleted": 60,
+    # found at 20 and 40, not at 10 (which the lone-surrogate exception fills)
+    "utf16_code_units": 20,
     # the outcome modules trigger on the first (simplest) input: keep them cheap
     "crash": 5,
     "exception": 5,
@@ -79,9 +81,15 @@ DEFAULT_TIMEOUT = 5.0
 #: Families that may appear besides the planted one.  Each entry is a known runner issue, not
 #: a property of the planted module (reported to the lead; remove the entry once fixed).
 ALLOWED_EXTRA: dict[str, set[str]] = {
-    # none today: the runner skips the metamorphic relations once calls disagree
+    # no runner issue today: the runner skips the metamorphic relations once calls disagree
     # (nondeterminism), hang or crash, and leaves violations a model explains to the
     # differential search.
+    #
+    # A second, real bug of the module: str.encode("utf-8") / ("utf-16-le") raises on a lone
+    # surrogate, which the search draws for Python callables (a Rust- or C-backed chrF fails
+    # the same way).
+    "utf8_bytes": {"exception"},
+    "utf16_code_units": {"exception"},
 }
 #: module -> the explanation its finding has, where it is not exactly [FAMILY] (none today).
 EXPLANATION_EXCEPTIONS: dict[str, list[str]] = {}
@@ -124,6 +132,7 @@ def audit_planted(name: str) -> dict:
     from audit.runner import Checker
 
     start = time.monotonic()
+    mod = importlib.import_module(f"tests.planted.{name}")
     timeout = TIMEOUTS.get(name, DEFAULT_TIMEOUT)
     result = _audit(_adapters(name, timeout), MAX_EXAMPLES.get(name, DEFAULT_MAX_EXAMPLES))
     findings = result.adapters[0].findings
@@ -134,7 +143,8 @@ def audit_planted(name: str) -> dict:
             checker = Checker(adapter, result.tolerance)
             for f in findings:
                 if f.origin == "search" and not f.family.startswith("metamorphic-"):
-                    replays[f.family] = checker.check(f.level, f.minimal.inputs).key
+                    if f.level == mod.LEVEL or f.family not in replays:
+                        replays[f.family] = checker.check(f.level, f.minimal.inputs).key
         finally:
             adapter.close()
     return {"findings": findings, "replays": replays, "elapsed": time.monotonic() - start}
@@ -237,7 +247,10 @@ def _chars(inputs: dict) -> int:
 def test_planted_family_is_found_and_named(pool, name):
     mod = importlib.import_module(f"tests.planted.{name}")
     out = pool.result(("audit", name))
-    by_family = {f.family: f for f in out["findings"]}
+    # Findings are keyed by (family, level): a sentence-level bug shows at corpus level too
+    # (as its own finding, which a small budget may find first); the one read here is the
+    # one at the module's level when there is one.
+    by_family = {f.family: f for f in sorted(out["findings"], key=lambda f: f.level != mod.LEVEL, reverse=True)}
     assert mod.FAMILY in by_family, f"{name}: no {mod.FAMILY} finding, got {sorted(by_family)}"
 
     extra = set(by_family) - {mod.FAMILY} - ALLOWED_EXTRA.get(name, set())
@@ -280,7 +293,10 @@ def test_out_of_catalogue_bug_is_one_honest_finding(pool, unknown):
     a metamorphic relation the implementation does break on the repro -- never a wrong name."""
     mod = importlib.import_module(f"tests.planted_unknown.{unknown}")
     findings = pool.result(("unknown", unknown))
-    assert len(findings) == getattr(mod, "BUGS", 1), [(f.family, f.level, f.minimal.inputs) for f in findings]
+    # findings are keyed by (family, level): one bug may show at both levels, under one name
+    # (an unexplained group's title carries its signature)
+    names = {(f.family, f.title) for f in findings}
+    assert len(names) == getattr(mod, "BUGS", 1), [(f.family, f.level, f.title, f.minimal.inputs) for f in findings]
     for f in findings:
         assert f.family == "unexplained" or f.family in mod.TRUTHFUL or f.family.startswith("metamorphic-"), \
             f"{unknown}: wrongly named {f.family} ({f.evidence}) on {f.minimal.inputs!r}"

@@ -41,6 +41,10 @@ SACREBLEU_NAMES = ("sacrebleu-chrf", "sacrebleu-chrf++", "sacrebleu-chrf-eps", "
 
 
 class PythonAdapter(Adapter):
+    #: A Python callable takes any ``str``, lone surrogates included (what ``surrogateescape``
+    #: decoding makes of bad bytes); the worker's pickles carry them.
+    accepts_surrogates = True
+
     def __init__(
         self,
         *,

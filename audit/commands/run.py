@@ -59,6 +59,9 @@ def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX
     g.add_argument("--cases", type=Path, default=Path("cases"), metavar="DIR",
                    help="regression cases replayed first (default cases/)")
     g.add_argument("--save-cases", action="store_true", help="save each finding's minimal repro into the cases dir")
+    g.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes auditing (implementation, level) units side by side (default: the number of "
+                        "cores); the findings are the same for any N")
 
 
 def add_output_flags(p: argparse.ArgumentParser) -> None:
@@ -103,6 +106,8 @@ def register(sub) -> None:
 def validate_search_args(args) -> None:
     if args.max_examples < 1:
         raise UsageError("--max-examples must be >= 1")
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+        raise UsageError("--jobs must be >= 1")
     if not args.tolerance >= 0:
         raise UsageError("--tolerance must be >= 0")
     if args.timeout <= 0:
@@ -161,14 +166,16 @@ class ProgressLine:
 
 def execute(args, adapters, on_summary=None):
     """Run the audit for parsed args (shared by run and check)."""
+    from ..parallel import default_jobs
     from ..runner import run_audit
 
+    jobs = getattr(args, "jobs", None) or default_jobs()
     with ProgressLine(not getattr(args, "quiet", False)) as progress:
         try:
             return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
                              cases_dir=args.cases, save_cases=args.save_cases,
                              derandomize=getattr(args, "derandomize", False), progress=progress,
-                             on_summary=on_summary)
+                             on_summary=on_summary, jobs=jobs)
         finally:
             for a in adapters:
                 a.close()
@@ -206,7 +213,7 @@ def impact_studies(args, result) -> dict | None:
             summary = next((a for a in result.adapters if a.implementation == adapter.name and a.findings), None)
             if summary is None:
                 continue
-            families = [f.family for f in summary.findings]
+            families = list(dict.fromkeys(f.family for f in summary.findings))  # a family may show at both levels
             steps = _RichSteps() if sys.stderr.isatty() and not args.quiet else _NullSteps()
             start = time.perf_counter()
             with steps:
