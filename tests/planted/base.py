@@ -163,7 +163,7 @@ class Chrf:
         if self.combine == "f-mean":
             return 100 * sum(self._f(m / h, m / r) for h, r, m in eff) / k
         if self.combine == "pooled":  # one P and one R over the n-grams of every order
-            hs, rs, ms = (sum(x[i] for x in eff) for i in range(3))
+            hs, rs, ms = (sum(x[i] for x in stats) for i in range(3))
             return 100 * self._f(ms / hs, ms / rs) if ms else 0.0
         _r = self._r
         p = r = 0.0
