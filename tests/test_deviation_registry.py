@@ -79,3 +79,19 @@ def test_upstream_root_causes_read_the_registry():
         assert fam in nltk
     assert "nltk" in nltk["whitespace-set-white-space"][1]  # the library remark lives here, not in the title
     assert up_sacrebleu._root_causes()["no-clipping"][0] == r"def _get_match_statistics"
+
+
+@pytest.mark.parametrize("family", _NEW)
+def test_new_families_have_a_sweep(family):
+    """Each new family's registry entry names a sweep, which the upstream sweeps draw."""
+    from types import SimpleNamespace
+
+    from audit.upstream.sweeps import sweep
+
+    pytest.importorskip("sacrebleu")
+    kind = deviations.sweep_of(family)
+    assert kind is not None
+    out = sweep("sacrebleu", SimpleNamespace(family=family, claims={}))
+    assert out is not None and len(out["rows"]) >= 5
+    # sacreBLEU is the definition: every row agrees with the reference
+    assert all(r["difference"] is not None and abs(r["difference"]) < 1e-9 for r in out["rows"])
