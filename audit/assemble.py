@@ -64,6 +64,29 @@ def _absorb_unexplained(found: dict) -> dict:
     return found
 
 
+def explain_again(found: dict, recheck) -> dict:
+    """Unexplained keys whose examples the explanations accepted *later* in the unit now
+    explain (an input met before the implementation's other deviations were confirmed):
+    they join the key those explanations give.  ``recheck(obs)`` re-classifies one input."""
+    found = dict(found)
+    for key in [k for k in found if k[0] == "unexplained"]:
+        c = found[key]
+        samples = [o for o in (c.minimal, c.largest) if o is not None]
+        if not samples:
+            continue
+        again = [recheck(o) for o in samples]
+        if any(o.key is None or o.key[0] == "unexplained" for o in again):
+            continue
+        target = found.get(again[0].key)
+        del found[key]
+        if target is None:
+            c.minimal, c.largest = again[0], max(again, key=lambda o: o.difference)
+            found[again[0].key] = c
+        else:
+            target.count += c.count
+    return found
+
+
 def _findings(adapter, found: dict, evidence: Optional[dict] = None) -> list[Finding]:
     """One finding per atomic family (and per unexplained signature group): the purest key
     (fewest deviations) that contains it, then the smallest repro.  The key's other

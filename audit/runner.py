@@ -23,7 +23,7 @@ from typing import Callable, Optional
 
 from hypothesis import strategies as st
 
-from .assemble import _findings, _source, merge_levels
+from .assemble import _findings, _source, explain_again, merge_levels
 from .cases import _applicable, load_cases, save_findings_as_cases
 from .checker import Checker, Observation
 from .conformance import conformance, level_conformance
@@ -121,6 +121,8 @@ def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, 
             seeds = sorted((s for ss in c.seeds.values() for s in ss), key=lambda s: s[:2])
             c.minimal = seeds[0][-1] if seeds else c.largest
 
+    # Inputs met before the implementation's other deviations were confirmed: explained now?
+    found = explain_again(found, lambda o: checker.check(o.level, o.inputs, o.changes, repeat=False))
     phase[0] = f"{level} (conformance)"
     out = LevelAudit(level=level, findings=_findings(adapter, found, evidence=checker.classifier.evidence),
                      conformance=level_conformance(checker, adapter, found, level),
