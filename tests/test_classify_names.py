@@ -70,3 +70,18 @@ def test_two_unknown_bugs_have_two_signatures():
     cap = checker.check("sentence", {"hypothesis": "abcdefg", "references": ["abcdefg"]})
     assert digits.key == ("unexplained", "~digits")
     assert cap.key == ("unexplained",)
+
+
+def test_several_catalogued_bugs_keep_their_own_names():
+    """Three catalogued bugs at once (tests/planted_multi.py): three names, nothing lumped
+    into ``unexplained``, every finding with its evidence."""
+    from audit.runner import run_audit
+    import tests.planted_multi as m
+
+    adapters = resolve("tests.planted_multi:sentence", corpus_impl="tests.planted_multi:corpus",
+                       overrides=m.CLAIMS, isolate=False)
+    result = run_audit(adapters, seed=0, max_examples=10, cases_dir=None, derandomize=True)
+    assert {f.family for f in result.findings} == m.THREE_FAMILIES
+    for f in result.findings:
+        assert set(f.explanation) <= m.THREE_FAMILIES and f.family in f.explanation
+        assert f.evidence and f.evidence.startswith("explains ")
