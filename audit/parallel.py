@@ -79,21 +79,40 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
     if not remote:
         for i, level in units:
             finished(i, audit_level(adapters[i], level, progress=progress, **options))
-    else:
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-        from multiprocessing import get_context
+        return [summaries[i] for i in range(len(adapters))]
 
-        pool = ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("spawn"))
-        try:
-            pending = {pool.submit(_child_unit, adapters[i].spec, adapters[i].claims, level, options): i
-                       for i, level in units}
-            while pending:
-                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in sorted(ready, key=lambda f: pending[f]):
-                    i = pending.pop(fut)
-                    finished(i, fut.result())
-        except BaseException:  # a failed unit or Ctrl-C: do not start the others
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-        pool.shutdown(wait=True)
+    from collections import deque
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from multiprocessing import get_context
+
+    # This process is one of the ``jobs``: it audits with the adapters it already has while
+    # jobs - 1 pool processes take the other units, one at a time (corpus units first: they
+    # are the long ones, so the end is even).  Who runs a unit changes nothing in it.
+    queue = deque(sorted(units, key=lambda u: (u[1] != "corpus", u[0])))
+    pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=get_context("spawn"))
+    in_flight: dict = {}
+
+    def collect(block: bool) -> None:
+        if not in_flight:
+            return
+        ready, _ = wait(in_flight, timeout=None if block else 0, return_when=FIRST_COMPLETED)
+        for fut in sorted(ready, key=lambda f: in_flight[f]):
+            i, _level = in_flight.pop(fut)
+            finished(i, fut.result())
+
+    try:
+        while queue or in_flight:
+            while queue and len(in_flight) < jobs - 1:
+                i, level = queue.popleft()
+                in_flight[pool.submit(_child_unit, adapters[i].spec, adapters[i].claims, level, options)] = (i, level)
+            if queue:
+                i, level = queue.popleft()
+                finished(i, audit_level(adapters[i], level, **options))
+                collect(block=False)
+            else:
+                collect(block=True)
+    except BaseException:  # a failed unit or Ctrl-C: do not start the others
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return [summaries[i] for i in range(len(adapters))]
