@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 from .checker import Observation
-from .families import FAMILIES, title
+from .families import FAMILIES, SIGNATURE_PREFIX, key_families, title
 from .findings import Finding, OrderRow, Repro
 
 def _fraction_text(f: Optional[Fraction]) -> Optional[str]:
@@ -41,46 +41,131 @@ def _repro(obs: Observation, explanation: list[str]) -> Repro:
     )
 
 
-def _findings(adapter, found: dict) -> list[Finding]:
-    """One finding per atomic family: the purest key (fewest deviations) that contains it,
-    then the smallest repro.  The key's other deviations are kept as the explanation."""
+def _groups(key) -> list[str]:
+    """The findings an observation key contributes to: each atomic family of an explained
+    key; for an unexplained key, its signature group ("unexplained~digits")."""
+    fams = key_families(key)
+    if fams and fams[0] == "unexplained":
+        return ["unexplained" + "".join(k for k in key if k.startswith(SIGNATURE_PREFIX))]
+    return fams
+
+
+def _absorb_unexplained(found: dict) -> dict:
+    """A metamorphic violation whose inputs diverge from the definition in a way no model
+    explains is the same evidence as that unexplained group: the relation names it (a true
+    statement about the implementation) and the group is not reported a second time."""
+    found = dict(found)
+    for key, c in list(found.items()):
+        diff_key = getattr(c.minimal, "differential_key", None) if c.minimal is not None else None
+        if not key[0].startswith("metamorphic-") or not diff_key or diff_key[0] != "unexplained":
+            continue
+        for other in [k for k in found if k[0] == "unexplained" and _groups(k) == _groups(diff_key)]:
+            c.count += found.pop(other).count
+    return found
+
+
+def explain_again(found: dict, recheck) -> dict:
+    """Unexplained keys whose examples the explanations accepted *later* in the unit now
+    explain (an input met before the implementation's other deviations were confirmed):
+    they join the key those explanations give.  ``recheck(obs)`` re-classifies one input."""
+    found = dict(found)
+    for key in [k for k in found if k[0] == "unexplained"]:
+        c = found[key]
+        samples = [o for o in (c.minimal, c.largest) if o is not None]
+        if not samples:
+            continue
+        again = [recheck(o) for o in samples]
+        if any(o.key is None or o.key[0] == "unexplained" for o in again):
+            continue
+        target = found.get(again[0].key)
+        del found[key]
+        if target is None:
+            c.minimal, c.largest = again[0], max(again, key=lambda o: o.difference)
+            found[again[0].key] = c
+        else:
+            target.count += c.count
+    return found
+
+
+def _findings(adapter, found: dict, evidence: Optional[dict] = None) -> list[Finding]:
+    """One finding per atomic family (and per unexplained signature group): the purest key
+    (fewest deviations) that contains it, then the smallest repro.  The key's other
+    deviations are kept as the explanation.  ``evidence``: (level, families) -> (predicted,
+    targeted) of the classifier's accepted explanations."""
+    found = _absorb_unexplained(found)
     per_family: dict[str, tuple] = {}
     for key, c in found.items():
         if c.minimal is None:
             continue
-        for fam in key:
-            rank = (bool(c.minimal.changes), len(key), c.minimal.size, key)
+        for fam in _groups(key):
+            rank = (bool(c.minimal.changes), len(key_families(key)), c.minimal.size, key)
             if fam not in per_family or rank < per_family[fam][0]:
                 per_family[fam] = (rank, key, c)
+    order = list(FAMILIES)
     findings = []
-    for fam in sorted(per_family, key=lambda f: (list(FAMILIES).index(f) if f in FAMILIES else 999, f)):
-        _, key, c = per_family[fam]
+    for group in sorted(per_family, key=lambda f: (order.index(f.split("~")[0]) if f.split("~")[0] in order else 999, f)):
+        _, key, c = per_family[group]
+        fam, _, needs = group.partition("~")
         largest = max(
-            (cc.largest for k, cc in found.items() if fam in k and cc.largest is not None),
+            (cc.largest for k, cc in found.items() if group in _groups(k) and cc.largest is not None),
             key=lambda o: o.difference,
             default=None,
         )
         obs = c.minimal
         claims = obs.claims
+        fams = key_families(key)
+        ev = evidence or {}
+        proof = ev.get((obs.level, (fam,))) or ev.get((obs.level, tuple(fams))) or next(
+            (p for (lv, fs), p in ev.items() if fs == (fam,)), None) or next(
+            (p for (lv, fs), p in ev.items() if fam in fs), None)
+        if proof:
+            why = f"explains {proof[0]} of {proof[1]} targeted inputs"
+        elif fam == "unexplained":
+            why = ("no known deviation predicts it; it needs " + needs.replace("+", " and ")
+                   if needs else "no known deviation predicts it; it needs no particular character class")
+        else:
+            why = None
         findings.append(
             Finding(
                 implementation=adapter.name,
                 family=fam,
                 level=obs.level,
-                title=title(fam),
+                title=title(fam) + (f" (it needs {needs.replace('+', ' and ')})" if needs else ""),
                 claims=claims.to_dict(),
                 reference_signature=obs.reference.signature,
                 implementation_signature=getattr(adapter, "signature", adapter.name),
-                minimal=_repro(obs, list(key)),
-                largest=_repro(largest, list(largest.key)) if largest is not None else None,
-                explanation=list(key),
+                minimal=_repro(obs, fams),
+                largest=_repro(largest, key_families(largest.key)) if largest is not None else None,
+                explanation=fams,
                 flaky=c.flaky,
                 source=_source(adapter, obs.level),
                 origin=c.origin,
-                examples=sum(cc.count for k, cc in found.items() if fam in k),
+                examples=sum(cc.count for k, cc in found.items() if group in _groups(k)),
+                evidence=why,
             )
         )
+        findings[-1].group = group  # plain attribute: the signature group, not part of the JSON
+        diff_key = getattr(obs, "differential_key", None)
+        if fam.startswith("metamorphic-") and diff_key and diff_key[0] == "unexplained":
+            findings[-1].absorbs = _groups(diff_key)[0]  # plain attribute: not part of the JSON
     return findings
+
+
+def merge_levels(findings: list[Finding]) -> list[Finding]:
+    """Across an implementation's levels: an unexplained group that a metamorphic finding
+    stands for (at any level) is the same bug, not a finding of its own."""
+    absorbed = {(f.implementation, getattr(f, "absorbs", None)) for f in findings}
+    out = []
+    for f in findings:
+        if f.family == "unexplained" and (f.implementation, _group_of(f)) in absorbed:
+            continue
+        out.append(f)
+    return out
+
+
+def _group_of(f: Finding) -> str:
+    """The signature group of an unexplained finding ("unexplained~digits")."""
+    return getattr(f, "group", f.family)
 
 
 def _source(adapter, level: str) -> Optional[dict]:

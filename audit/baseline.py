@@ -173,10 +173,10 @@ def compare(findings: Iterable, baseline: Baseline, *, today: _dt.date,
         if entry is None:
             out.new.append(f)
             continue
-        seen.add(entry.fingerprint)
         out.accepted.append((f, entry))
-        if entry.expired(today):
+        if entry.expired(today) and entry.fingerprint not in seen:  # one entry covers every level
             out.expired.append((entry, f))
+        seen.add(entry.fingerprint)
     for fp, entry in sorted(baseline.entries.items(), key=lambda kv: (kv[1].implementation, kv[1].family)):
         if fp not in seen:
             why = "not audited" if audited is not None and entry.implementation not in audited else "no longer reproduces"

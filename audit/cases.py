@@ -84,11 +84,12 @@ def save_findings_as_cases(result: AuditResult, cases_dir: Path) -> list[Path]:
     written = []
     for f in result.findings:
         slug = "".join(ch if ch.isalnum() or ch in "-+" else "-" for ch in f.implementation)
-        path = cases_dir / f"{slug}--{f.family}.json"
+        name = f"{slug}--{f.family}" + ("" if f.level == "sentence" else f"--{f.level}")  # one per (family, level)
+        path = cases_dir / f"{name}.json"
         if path.exists():
             continue
         case = {
-            "id": f"{slug}--{f.family}",
+            "id": name,
             "level": f.level,
             "inputs": f.minimal.inputs,
             "claims": f.claims,

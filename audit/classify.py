@@ -1,109 +1,260 @@
-"""Classification of a divergence: the smallest set of known deviations (``audit.models``)
-that reproduces the implementation's output, confirmed on perturbed copies of the input and
-disambiguated by fixed probes sent to the implementation.
+"""Classification of a divergence: a name is earned by prediction.
+
+``audit.explain`` proposes the deviation sets whose model reproduces the implementation's
+output on the divergent input.  One input proves little (two deviations can coincide on it),
+so a candidate is *accepted* only when its model predicts the implementation, within the
+tolerance and with no further deviation, on held-out inputs drawn to exercise the trigger of
+each of its families (``audit.deviations.triggers``): at least ``MIN_PREDICTED`` of them,
+none contradicting.  The only deviations a prediction may add are those already accepted
+for this implementation (its other confirmed families), which keeps the residual honest
+for implementations with several bugs.  Nothing accepted: the divergence is ``unexplained``
+and carries a behavioural signature, so that two unknown bugs stay two findings.
 """
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
 from typing import Optional
 
-from .models import explain, extends, reproduces
+from reference_impl.text import ASCII_PUNCTUATION
+
+from . import deviations
+from .deviations.triggers import MULTI_SEGMENT, draw
+from .explain import Explanation, explain
+from .families import SIGNATURE_PREFIX
+from .models import ScoreVariant, TextVariant, agrees, predict
+
+#: Held-out inputs per family of a candidate, and how many must be predicted.
+PER_FAMILY = 6
+MIN_PREDICTED = 5
+_CLAIMED = (TextVariant(), ScoreVariant())
 
 
 def score_segments(adapter, level: str, segments) -> Optional[float]:
     """The implementation's score of ``segments`` at ``level`` (None when it gave no number)."""
+    values = score_many(adapter, level, [segments])
+    return values[0]
+
+
+def score_many(adapter, level: str, inputs: list) -> list[Optional[float]]:
+    """The implementation's scores of several inputs (segment lists), in one batch."""
     if level == "sentence":
-        out = adapter.sentence_scores([segments[0]])[0]
+        outs = adapter.sentence_scores([segs[0] for segs in inputs])
     else:
-        out = adapter.corpus_scores([([h for h, _ in segments], [list(rs) for _, rs in segments])])[0]
-    return out.value if out.kind == "value" else None
+        outs = adapter.corpus_scores([([h for h, _ in segs], [list(rs) for _, rs in segs]) for segs in inputs])
+    return [o.value if o.kind == "value" else None for o in outs]
+
+
+def _merge(a: tuple, b: tuple) -> Optional[tuple]:
+    """One variant with the deviations of both, or None when they set one field differently."""
+    out = []
+    for x, y in zip(a, b):
+        default = type(x)()
+        changes = {}
+        for name in x.__dataclass_fields__:
+            vx, vy = getattr(x, name), getattr(y, name)
+            d = getattr(default, name)
+            if vx != d and vy != d and vx != vy:
+                return None
+            changes[name] = vx if vx != d else vy
+        out.append(type(x)(**changes))
+    return tuple(out)
 
 
 class Classifier:
-    """Remembers, per implementation, confirmed explanations (hints), confirmation counts and
-    resolved ambiguities, so that an audit pays for each once."""
+    """Remembers, per implementation and level, the accepted explanations (the residual a
+    new candidate is predicted with) and every verdict, so each costs one batch of calls."""
 
     def __init__(self, tolerance: float):
         self.tolerance = tolerance
-        self._resolved: dict = {}
-        self._confirmations: dict = {}
-        self._hints: dict = {}
+        self._verdicts: dict = {}
+        #: implementation -> families -> variant: its accepted explanations, under any claims
+        #: (a deviation is a property of the code, whatever parameters it is called with)
+        self._accepted: dict = {}
+        #: (level, families) -> (predicted, targeted) of accepted explanations
+        self.evidence: dict[tuple, tuple[int, int]] = {}
 
-    def classify(self, adapter, level, segments, params, actual):
-        """The smallest explanation that also holds on perturbed copies of the input."""
-        scale, tol = adapter.claims.scale, self.tolerance
-        perturbed = [
-            [(h + "xy", refs) for h, refs in segments],
-            [(h, [r + "qz" for r in refs]) for h, refs in segments],
-            [("a" + h, ["a" + r for r in refs]) for h, refs in segments],
-        ]
-        answers: dict[int, Optional[float]] = {}
-
-        def confirmed(c) -> bool:
-            # A coincidence on one input does not survive a perturbed copy.  A true but
-            # partial explanation (the input did not need the implementation's other
-            # deviations) does, with at most two more deviations.  A family set confirmed
-            # on three inputs is a property of the implementation: trust it from then on.
-            key = (repr(adapter.claims), level, tuple(c.families))
-            if self._confirmations.get(key, 0) >= 3:
-                return True
-            for i, p in enumerate(perturbed):
-                if i not in answers:
-                    answers[i] = score_segments(adapter, level, p)
-                if answers[i] is not None and not extends(c, p, params, level, answers[i], scale, tol, extra=1):
-                    return False
-            self._confirmations[key] = self._confirmations.get(key, 0) + 1
-            return True
-
-        hints = self._hints.setdefault((repr(adapter.claims), params.definition, level), {})
-        for candidates in explain(segments, params, level, actual, tol, scale, hints=list(hints.values())):
-            survivors = [c for c in candidates if confirmed(c)]
-            if len(survivors) > 1:
-                survivors = self._disambiguate(adapter, level, params, survivors)
-            if survivors:
-                hints.setdefault(tuple(survivors[0].families), survivors[0].variant)
-                return survivors[0]
+    # ------------------------------------------------------------------ classification
+    def classify(self, adapter, level, segments, params, actual) -> Optional[Explanation]:
+        """The smallest combination of already accepted explanations that reproduces the
+        input, else the smallest candidate that predicts its held-out trigger inputs."""
+        scale = adapter.claims.scale
+        known = self._known(adapter, segments, params, level, actual, scale)
+        if known is not None:
+            return known
+        for candidates in explain(segments, params, level, actual, self.tolerance, scale):
+            accepted = [c for c in candidates if self._confirm(adapter, level, params, c)]
+            if len(accepted) > 1:
+                accepted = self._cross_check(adapter, level, params, accepted)
+            if accepted:
+                best = accepted[0]
+                acc = self._accepted.setdefault(adapter.name, {})
+                acc.setdefault(tuple(best.families), best.variant)
+                return best
         return None
 
-    #: Fixed probes that tell apart explanations agreeing on the input at hand: whitespace
-    #: sets, case mappings, normalization, code units, punctuation, case.  Every text is
-    #: longer than the default order, so that a probe does not also trip the divisor (but
-    #: the last, which has no n-gram at all).
-    PROBES = [
-        ("abc\tdefgh", "abcdefgh"), ("abc\xa0defgh", "abcdefgh"), ("abc\x1cdefgh", "abcdefgh"),
-        ("abc\x85defgh", "abcdefgh"), ("abc\u3000defgh", "abcdefgh"), ("abc\u200bdefgh", "abcdefgh"),
-        ("abc defgh", "abcdefgh"), ("stra\xdfe", "strasse"), ("\ufb01nding", "finding"),
-        ("caf\xe9snob", "cafe\u0301snob"), ("a\U0001F600b\U0001F600cdef", "a\U0001F600b\U0001F600cdefg"),
-        ("\u0130stanbul", "i\u0307stanbul"), ("the end.", "the end ."), ("(hi) there", "( hi ) there"),
-        ("ABCDEFG", "abcdefg"),
-        # empty against empty: 0 by every definition; tells an empty-input rule apart from
-        # reference-selection deviations that pick the empty reference's statistics
-        ("", ""),
+    def _known(self, adapter, segments, params, level, actual, scale) -> Optional[Explanation]:
+        """The input is explained away by the implementation's accepted explanations: the
+        smallest set of their deviations (accepted at either level, applicable here) whose
+        merged model gives ``actual``."""
+        atoms = []
+        nrefs, nsegs = len(segments[0][1]), len(segments)
+        for variant in self._accepted.get(adapter.name, {}).values():
+            for part, stage in ((variant[0], "text"), (variant[1], "score")):
+                default = type(part)()
+                for name in part.__dataclass_fields__:
+                    value = getattr(part, name)
+                    if value == getattr(default, name):
+                        continue
+                    fam = deviations.family_of(stage, name, value) if name not in ("rounding", "float32") else \
+                        ("precision-loss" if name == "rounding" else "float32-arithmetic")
+                    dev = deviations.get(fam)
+                    if dev is None or not dev.applies(params, level, nrefs, nsegs) or \
+                            dev.model_filter is not None and not dev.model_filter(params, (name, value)):
+                        continue
+                    atom = (fam, _CLAIMED[0] if stage == "score" else replace(_CLAIMED[0], **{name: value}),
+                            replace(_CLAIMED[1], **{name: value}) if stage == "score" else _CLAIMED[1])
+                    if atom not in atoms:
+                        atoms.append(atom)
+        for size in range(1, min(len(atoms), 4) + 1):
+            for combo in itertools.combinations(atoms, size):
+                merged = _CLAIMED
+                for _, tv, sv in combo:
+                    merged = merged and _merge(merged, (tv, sv))
+                if merged is None:
+                    continue
+                value = predict(segments, params, level, merged)
+                if agrees(value, merged[1], actual, scale, self.tolerance):
+                    return Explanation(list(dict.fromkeys(f for f, _, _ in combo)), value, variant=merged)
+        return None
+
+    def targeted_inputs(self, families, params, level: str, nrefs: int, variant) -> list:
+        """The held-out inputs a candidate naming ``families`` is judged on: per family, the
+        first ``PER_FAMILY`` of its trigger pool on which the candidate's model differs from
+        the definition (inputs on which it does not would not test it)."""
+        out = []
+        for fam in families:
+            dev = deviations.get(fam)
+            gen = dev.trigger if dev and dev.trigger else "plain"
+            pool = draw(fam, gen, params, level, nrefs if gen == "references" else 1)
+            if level == "sentence" and gen in MULTI_SEGMENT:
+                pool = [p[:1] for p in pool]
+            kept = 0
+            for segs in pool:
+                if kept == PER_FAMILY:
+                    break
+                if dev is not None and dev.stage == "output" or \
+                        abs(float(predict(segs, params, level, variant)) - float(predict(segs, params, level, _CLAIMED))) > self.tolerance:
+                    out.append(segs)
+                    kept += 1
+        return out
+
+    def _confirm(self, adapter, level, params, cand: Explanation) -> bool:
+        key = (repr(adapter.claims), params, level, tuple(cand.families), cand.variant)
+        if key not in self._verdicts:
+            self._verdicts[key] = self._judge(adapter, level, params, cand)
+        verdict = self._verdicts[key]
+        if verdict is None:
+            return False
+        cand.variant, cand.predicted, cand.targeted = verdict
+        cand.detail = "; ".join(x for x in (cand.detail, f"explains {cand.predicted} of {cand.targeted} targeted inputs") if x)
+        self.evidence.setdefault((level, tuple(cand.families)), (cand.predicted, cand.targeted))
+        return True
+
+    def _judge(self, adapter, level, params, cand: Explanation):
+        scale, tol = adapter.claims.scale, self.tolerance
+        nrefs = 3 if adapter.supports.multi_reference else 1
+        inputs = self.targeted_inputs(cand.families, params, level, nrefs, cand.variant)
+        if len(inputs) < MIN_PREDICTED:
+            return None
+        actual = score_many(adapter, level, inputs)
+        valid = [(segs, a) for segs, a in zip(inputs, actual) if a is not None]
+        if len(valid) < MIN_PREDICTED:
+            return None
+        accepted = self._accepted.get(adapter.name, {})
+        variants = [cand.variant]
+        if cand.variant[1].rounding is not None:  # the decimals seen on one input may be too few
+            variants += [(cand.variant[0], replace(cand.variant[1], rounding=k)) for k in (*range(0, 9), -1)
+                         if k != cand.variant[1].rounding]
+        residuals = [()] + [(v,) for v in accepted.values()]
+        if len(accepted) > 1:
+            residuals.append(tuple(accepted.values()))
+        for variant in variants:
+            for extra in residuals:
+                merged = variant
+                for e in extra:
+                    merged = merged and _merge(merged, e)
+                if merged is None:
+                    continue
+                if all(agrees(predict(segs, params, level, merged), merged[1], a, scale, tol) for segs, a in valid) \
+                        and self._all_needed(variant, extra, valid, params, level, scale):
+                    return variant, len(valid), len(valid)
+        return None
+
+    def _all_needed(self, variant, extra, valid, params, level, scale) -> bool:
+        """No deviation of the candidate is idle: without any one of them (the accepted ones
+        still merged in) the prediction fails on some held-out input.  Else a smaller story
+        is the true one, and this candidate only borrowed its success from the others."""
+        tv, sv = variant
+        for part, cls in ((tv, TextVariant), (sv, ScoreVariant)):
+            default = cls()
+            for name in part.__dataclass_fields__:
+                if getattr(part, name) == getattr(default, name) or name in ("rounding", "float32"):
+                    continue
+                less = (replace(tv, **{name: getattr(default, name)}), sv) if part is tv else \
+                    (tv, replace(sv, **{name: getattr(default, name)}))
+                for e in extra:
+                    less = less and _merge(less, e)
+                if less is not None and all(agrees(predict(s, params, level, less), less[1], a, scale, self.tolerance)
+                                            for s, a in valid):
+                    return False
+        return True
+
+    def _cross_check(self, adapter, level, params, accepted):
+        """Several candidates of one size each predicted their own triggers: keep those that
+        also predict the others' (deterministic: the first one left wins)."""
+        scale, tol = adapter.claims.scale, self.tolerance
+        nrefs = 3 if adapter.supports.multi_reference else 1
+        inputs = []
+        for c in accepted:
+            inputs += self.targeted_inputs(c.families, params, level, nrefs, c.variant)
+        actual = score_many(adapter, level, inputs)
+        valid = [(s, a) for s, a in zip(inputs, actual) if a is not None]
+        alive = [c for c in accepted
+                 if all(agrees(predict(s, params, level, c.variant), c.variant[1], a, scale, tol) for s, a in valid)]
+        return alive or accepted[:1]
+
+    # ------------------------------------------------------------------ unexplained
+    #: Character classes an unexplained divergence may need: (name, test).
+    CLASSES = [
+        ("digits", str.isdigit),
+        ("punctuation", lambda c: c in ASCII_PUNCTUATION),
+        ("uppercase", lambda c: c.isupper() and c.isascii()),
+        ("non-ascii", lambda c: not c.isascii() and not c.isspace()),
     ]
 
-    def _disambiguate(self, adapter, level, params, candidates):
-        """Keep the explanations the implementation itself confirms on the fixed probes.
-
-        The verdict is about the implementation, not the input, so it is cached by the
-        competing explanations: an audit probes each ambiguity once.
-        """
-        key = (repr(adapter.claims), tuple(tuple(c.families) for c in candidates))
-        if key not in self._resolved:
-            scale, tol = adapter.claims.scale, self.tolerance
-            alive = list(candidates)
-            for h, r in self.PROBES:
-                if len(alive) == 1:
-                    break
-                segments = [(h, [r])]  # one segment: corpus aggregation plays no part
-                actual = score_segments(adapter, level, segments)
-                if actual is None:
-                    continue
-                consistent = [c for c in alive if reproduces(c, segments, params, level, actual, scale, tol)]
-                if not consistent:  # the probe shows a further deviation: allow for it
-                    consistent = [c for c in alive if extends(c, segments, params, level, actual, scale, tol)]
-                if consistent:
-                    alive = consistent
-            self._resolved[key] = [tuple(c.families) for c in alive]
-        winners = self._resolved[key]
-        return [c for c in candidates if tuple(c.families) in winners]
-
+    def signature(self, adapter, level, segments, params) -> tuple[str, ...]:
+        """The character classes an unexplained divergence needs: replacing each distinct
+        character of the class by a distinct letter the input does not use (which keeps the
+        n-gram structure, so the definition's score is unchanged) makes the implementation
+        agree with the definition.  A bug about digits needs digits on every input; a bug in
+        the arithmetic needs no class.  One batch of calls, deterministic."""
+        texts = [h for h, _ in segments] + [r for _, rs in segments for r in rs]
+        used = set("".join(texts))
+        spare = [c for c in "zyxwvutsrqponmlkjihgfedcba" if c not in used]
+        probes = []
+        for name, test in self.CLASSES:
+            if name == "uppercase" and params.lowercase:
+                continue
+            chars = sorted({c for t in texts for c in t if test(c)})
+            if not chars or len(chars) > len(spare):
+                continue
+            table = str.maketrans(dict(zip(chars, spare)))
+            probes.append((name, [(h.translate(table), [r.translate(table) for r in rs]) for h, rs in segments]))
+        if not probes:
+            return ()
+        values = score_many(adapter, level, [p for _, p in probes])
+        needed = [name for (name, segs), value in zip(probes, values)
+                  if value is not None and abs(value - float(predict(segs, params, level, _CLAIMED))) <= self.tolerance]
+        return (SIGNATURE_PREFIX + "+".join(needed),) if needed else ()

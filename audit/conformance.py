@@ -1,62 +1,77 @@
-"""The conformance matrix: which definitions an implementation meets, level by level."""
+"""The conformance matrix: which definitions an implementation meets, level by level.
+
+A level's column is judged inside that level's unit of the audit, from what that unit saw:
+
+* the claimed definition: the families the search found at this level;
+* every other definition: the inputs the unit scored under the claimed parameters, re-scored
+  by the reference following that definition; a divergence is classified through the
+  checker's public ``classify`` (at most ``max_classified`` of them: each costs probes).
+
+Outcomes that are not numbers (crash, timeout, ...), nondeterminism and the metamorphic
+relations that hold under every definition (segment order, added reference) need no
+definition: found at a level, they break every definition there.  A level
+that was not searched with its whole share of the budget is left out of the matrix
+(rendered "not checked"), never reported as meeting a definition.
+"""
 
 from __future__ import annotations
 
-from .families import FAMILIES
+from .families import FAMILIES, key_families
+
+#: Families that say nothing about a definition: they break all of them (at their level).
+#: (metamorphic-whitespace and metamorphic-identical-not-perfect assume the claimed one.)
+UNIVERSAL = ("exception", "crash", "timeout", "invalid-output", "nondeterminism",
+             "metamorphic-segment-order", "metamorphic-added-reference")
 
 
-def conformance(checker, adapter, found: dict, levels: list[str], max_classified: int = 8) -> dict:
-    """definition -> level -> families that break it (empty: the implementation meets it).
+def _ordered(families) -> list[str]:
+    return sorted(set(families), key=lambda f: (list(FAMILIES).index(f) if f in FAMILIES else 999, f))
 
-    The claimed definition is judged by the search itself; every other definition by
-    re-scoring the inputs the search ran (under the claimed parameters) with the reference
-    following that definition and classifying the divergences the same way.  Outcomes that
-    are not numbers (crash, timeout, ...) and nondeterminism break every definition.
-    """
+
+def level_conformance(checker, adapter, found: dict, level: str, max_classified: int = 8) -> dict:
+    """definition -> families that break it at ``level`` ([]: meets it)."""
     from dataclasses import replace as dc_replace
 
     from reference_impl import DEFINITIONS, corpus_fscore, segment_statistics, sentence_fscore, sum_stats
 
     claimed = adapter.claims.definition
-    universal = {k[0] for k in found if k[0] in ("exception", "crash", "timeout", "invalid-output", "nondeterminism",
-                                                 "metamorphic-segment-order", "metamorphic-added-reference")}
+    universal = {f for key in found for f in key_families(key) if f in UNIVERSAL}
     base = adapter.claims.params()
-    out: dict[str, dict[str, list[str]]] = {}
+    out: dict[str, list[str]] = {}
     for definition in DEFINITIONS:
-        out[definition] = {}
+        families = set(universal)
+        if definition == claimed:
+            families |= {f for key, c in found.items() for f in key_families(key)
+                         if c.minimal is not None and not c.minimal.changes}
+            out[definition] = _ordered(families)
+            continue
         params = dc_replace(base, definition=definition)
-        divergent_sentences: list = []
-        for level in levels:
-            families = set(universal)
-            if definition == claimed:
-                families |= {f for key, c in found.items() for f in key
-                             if c.minimal is not None and c.minimal.level == level and not c.minimal.changes}
-            samples = []
-            if level == "corpus" and definition != claimed:
-                # What diverges in a sentence diverges in the corpus of that one sentence
-                # (judged first: the classification budget is small).
-                for segments in divergent_sentences[:max_classified // 2]:
-                    value = checker._score_segments(adapter, "corpus", segments)
-                    if value is not None:
-                        samples.append((segments, value))
-            samples += checker.samples[level]
-            classified = 0
-            for segments, value in samples:
-                per_seg = [segment_statistics(h, refs, params) for h, refs in segments]
-                stats = [s for s, _ in per_seg]
-                expected = (sentence_fscore(stats[0], params) if level == "sentence"
-                            else corpus_fscore(sum_stats(stats, params.order), params))
-                if abs(float(expected) - value) <= checker.tolerance:
-                    continue
-                if level == "sentence":
-                    divergent_sentences.append(segments)
-                if definition == claimed or classified >= max_classified:
-                    continue  # the search judged the claimed definition; the rest: enough seen
-                classified += 1
-                ex = checker._classify(adapter, level, segments, params, value)
-                families.update(ex.families if ex else ["unexplained"])
-                if ex is None:
-                    break  # nothing explains it: one unexplained input says enough, and costs most
-            out[definition][level] = sorted(families, key=lambda f: list(FAMILIES).index(f) if f in FAMILIES else 999)
+        classified = 0
+        for segments, value in checker.samples[level]:
+            stats = [segment_statistics(h, refs, params)[0] for h, refs in segments]
+            expected = (sentence_fscore(stats[0], params) if level == "sentence"
+                        else corpus_fscore(sum_stats(stats, params.order), params))
+            if abs(float(expected) - value) <= checker.tolerance:
+                continue
+            if classified >= max_classified:
+                break  # enough seen: the families found so far break it
+            classified += 1
+            ex = checker.classify(level, segments, params, value)
+            fams = tuple(ex.families) if ex is not None else ()
+            families.update(fams or ["unexplained"])
+            if not fams:
+                break  # nothing explains it: one unexplained input says enough, and costs most
+        out[definition] = _ordered(families)
     return out
 
+
+def conformance(checker, adapter, found: dict, levels: list[str], max_classified: int = 8) -> dict:
+    """definition -> level -> families (the matrix of one checker that saw every level)."""
+    from reference_impl import DEFINITIONS
+
+    out: dict[str, dict[str, list[str]]] = {d: {} for d in DEFINITIONS}
+    for level in levels:
+        at_level = {k: c for k, c in found.items() if c.minimal is None or c.minimal.level == level}
+        for definition, fams in level_conformance(checker, adapter, at_level, level, max_classified).items():
+            out[definition][level] = fams
+    return out

@@ -358,47 +358,24 @@ def closest_systems(scores: Mapping[str, float], n: int | None) -> list[str]:
 
 # -- exact models of single families ------------------------------------------------------
 
-_SCORE_FAMILY_FIELDS: dict[str, dict] = {
-    "requested-order-divisor": {"divisor": "requested"},
-    "effective-order-divisor": {"divisor": "effective"},
-    "f-score-averaged": {"average": "f"},
-    "precision-recall-averaged": {"average": "pr"},
-    "beta-not-squared": {"beta_not_squared": True},
-    "precision-recall-swapped": {"swapped": True},
-    "empty-input-perfect": {"empty_perfect": True},
-    "first-reference-only": {"references": "first"},
-    "references-averaged": {"references": "mean"},
-    "corpus-macro-average": {"macro": True},
-}
-_TEXT_FAMILY_FIELDS: dict[str, dict] = {
-    **{k: {"ws": k} for k in ("whitespace-set-ascii-space", "whitespace-set-ascii",
-                              "whitespace-set-white-space", "whitespace-removed",
-                              "whitespace-set-isspace", "whitespace-kept")},
-    **{k: {"case": k} for k in ("case-folded", "case-not-folded", "casefold-instead-of-lower")},
-    "utf8-bytes": {"units": "utf8-bytes"},
-    "utf16-code-units": {"units": "utf16-code-units"},
-    "word-punctuation-not-split": {"words": "word-punctuation-not-split"},
-    "word-punctuation-split-both": {"words": "word-punctuation-split-both"},
-    "no-clipping": {"clip": False},
-    "hypothesis-ngrams-where-reference-has-none": {"hyp_where_no_ref": True},
-}
-
-
 def family_model(family: str, params: ChrfParams):
     """``(TextVariant, ScoreVariant)`` of ``family`` alone, or None when the family has no
     single exact model (outcome families, or families with several variants such as
-    ``wrong-ngram-orders`` and ``unicode-normalization``).  Checked against the models'
-    own naming (``families()`` / ``score_families``)."""
-    from .models import ScoreVariant, TextVariant, score_families
+    ``wrong-ngram-orders`` and ``unicode-normalization``).  Read from the deviation registry
+    and checked against the models' own naming."""
+    from . import deviations
+    from .models import ScoreVariant, TextVariant
 
-    tv, sv = TextVariant(), ScoreVariant()
-    if family in _SCORE_FAMILY_FIELDS:
-        sv = ScoreVariant(**_SCORE_FAMILY_FIELDS[family])
-    elif family in _TEXT_FAMILY_FIELDS:
-        tv = TextVariant(**_TEXT_FAMILY_FIELDS[family])
-    else:
+    dev = deviations.get(family)
+    if dev is None or dev.stage not in ("text", "score") or len(dev.models) != 1:
         return None
-    if tv.families() + score_families(sv, params) != [family]:
+    [(fld, value)] = dev.models
+    tv, sv = TextVariant(), ScoreVariant()
+    if dev.stage == "text":
+        tv = TextVariant(**{fld: value})
+    else:
+        sv = ScoreVariant(**{fld: value})
+    if tv.families() + sv.families() != [family]:
         return None
     return tv, sv
 

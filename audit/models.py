@@ -1,32 +1,36 @@
 """Exact bug models: the known ways a chrF implementation departs from its definition.
 
 Each deviation is one small change to the reference computation, named by its family id
-(``audit.families``).  A divergence is *explained* by the smallest set of deviations whose
-exact score reproduces the implementation's output on that input (within the tolerance).
+(``audit.deviations`` holds the catalogue; this module the arithmetic).  The computation is
+split in two stages so that explaining a divergence is cheap:
 
-The computation is split in two stages so that explaining a divergence is cheap:
+* text deviations (whitespace set, case, code units, format characters, n-gram orders, word
+  tokenization, clipping, uncounted hypothesis n-grams) change the integer statistics;
+* score deviations (divisor, averaging, pooling, beta, swap, empty input, reference
+  selection, corpus aggregation) are functions of those statistics, computed exactly; output
+  deviations (rounding, float32) act on the final number.
 
-* text deviations (whitespace set, case, code units, n-gram orders, word tokenization,
-  clipping, uncounted hypothesis n-grams) change the integer statistics, so each
-  combination of them re-counts the input once, and only deviations that change the
-  statistics *on this input* are considered;
-* score deviations (divisor, averaging, beta, swap, empty input, reference selection,
-  corpus aggregation, rounding) are functions of those statistics, computed with Fractions.
+With no deviation both stages *are* the reference: the statistics come from
+``reference_impl.TextProfile``/``match_profiles``, the best reference from
+``select_reference``, the score from ``sentence_fscore``/``corpus_fscore`` (a property test
+also holds the generic path, with every field set to what the definition says, equal to it).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import itertools
+import struct
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from reference_impl import ChrfParams, SegmentStats
-from reference_impl.text import ASCII_PUNCTUATION
+from reference_impl import (EPSILON, ChrfParams, SegmentStats, TextProfile, corpus_fscore, match_profiles,
+                            select_reference, sentence_fscore)
+from reference_impl.text import ASCII_PUNCTUATION, char_sequence, word_tokens
+
+from . import deviations
 
 #: Code points removed by each whitespace family (the claimed definitions' own sets live in
 #: reference_impl.text).
@@ -38,37 +42,26 @@ WHITESPACE_SETS = {
     "whitespace-removed": _ISSPACE,
     "whitespace-set-isspace": _ISSPACE,
 }
+#: Format characters deleted by text normalizers: the byte-order mark alone, or with the
+#: zero-width (non-)joiners and the direction marks.
+FORMAT_SETS = {"bom": frozenset("\ufeff"), "format": frozenset("\ufeff\u200c\u200d\u200e\u200f")}
 
 
 @dataclass(frozen=True)
 class TextVariant:
     """How an implementation turns text into n-gram statistics (None = as claimed)."""
 
-    ws: Optional[str] = None  # a WHITESPACE_SETS key, or "whitespace-kept"
+    ws: Optional[str] = None  # a WHITESPACE_SETS key, "whitespace-kept" or "whitespace-stripped-ends-only"
     case: Optional[str] = None  # "case-folded" | "case-not-folded" | "casefold-instead-of-lower"
     units: Optional[str] = None  # "utf8-bytes" | "utf16-code-units" | "NFC" | "NFD" | "NFKC" | "NFKD"
+    format_deleted: Optional[str] = None  # a FORMAT_SETS key
     orders: Optional[str] = None  # "minus-one" | "plus-one" | "from-two"
     words: Optional[str] = None  # "word-punctuation-not-split" | "word-punctuation-split-both"
     clip: bool = True
     hyp_where_no_ref: bool = False
 
     def families(self) -> list[str]:
-        out = []
-        if self.ws:
-            out.append(self.ws)
-        if self.case:
-            out.append(self.case)
-        if self.units:
-            out.append(self.units if self.units in ("utf8-bytes", "utf16-code-units") else "unicode-normalization")
-        if self.orders:
-            out.append("wrong-ngram-orders")
-        if self.words:
-            out.append(self.words)
-        if not self.clip:
-            out.append("no-clipping")
-        if self.hyp_where_no_ref:
-            out.append("hypothesis-ngrams-where-reference-has-none")
-        return out
+        return _families(self, "text")
 
 
 @dataclass(frozen=True)
@@ -76,75 +69,49 @@ class ScoreVariant:
     """How an implementation turns statistics into a score (None/False = as claimed)."""
 
     divisor: Optional[str] = None  # "requested" | "effective"
-    average: Optional[str] = None  # "f" | "pr"
+    average: Optional[str] = None  # "f" | "pr" | "pooled"
+    beta: Optional[Fraction] = None  # a beta other than the claimed one
     beta_not_squared: bool = False
     swapped: bool = False
     empty_perfect: bool = False
-    references: Optional[str] = None  # "first" | "mean"
+    references: Optional[str] = None  # "first" | "mean" | "sentinel-zero"
     macro: bool = False
-    unmatched_dropped: bool = False  # corpus: a segment matching no reference adds no reference n-grams
+    #: corpus: a segment matching none of its references adds its hypothesis n-grams but no
+    #: reference n-grams (torchmetrics: no best reference is chosen for it)
+    unmatched_dropped: bool = False
+    # -- output stage
+    rounding: Optional[int] = None  # decimals on the implementation's scale; -1: float32 of the result
+    float32: bool = False  # float32 arithmetic throughout: within FLOAT32_BOUND of the exact value
+
+    def families(self) -> list[str]:
+        out = _families(self, "score")
+        if self.rounding is not None:
+            out.append("precision-loss")
+        if self.float32:
+            out.append("float32-arithmetic")
+        return out
+
+    def claimed_score(self) -> bool:
+        """No score-stage deviation (output deviations aside)."""
+        return self == ScoreVariant(rounding=self.rounding, float32=self.float32)
 
 
-def _text_alternatives(params: ChrfParams) -> list[tuple[str, object]]:
-    """(field, value) pairs: each one deviation of the text stage, applicable to params."""
-    alts: list[tuple[str, object]] = []
-    if params.whitespace:
-        alts.append(("ws", "whitespace-removed"))
-    else:
-        alts += [("ws", k) for k in WHITESPACE_SETS if k not in ("whitespace-removed", "whitespace-set-isspace")]
-        if params.definition == "chrfpp":  # chrF++.py removes only U+0020 (and strips)
-            alts.append(("ws", "whitespace-set-isspace"))
-        alts.append(("ws", "whitespace-kept"))
-    if params.lowercase:
-        alts += [("case", "case-not-folded"), ("case", "casefold-instead-of-lower")]
-    else:
-        alts.append(("case", "case-folded"))
-    alts += [("units", u) for u in ("utf8-bytes", "utf16-code-units", "NFC", "NFD", "NFKC", "NFKD")]
-    alts += [("orders", o) for o in ("minus-one", "plus-one", "from-two") if not (o == "minus-one" and params.char_order == 1)]
-    if params.word_order:
-        alts += [("words", "word-punctuation-not-split"), ("words", "word-punctuation-split-both")]
-    alts += [("clip", False), ("hyp_where_no_ref", True)]
-    return alts
+_DEFAULTS = {"text": TextVariant(), "score": ScoreVariant()}
 
 
-def _score_alternatives(params: ChrfParams, level: str, nrefs: int, nsegs: int) -> list[tuple[str, object]]:
-    effective = params.definition == "sacrebleu"
-    alts: list[tuple[str, object]] = [
-        ("divisor", "requested" if effective else "effective"),
-        ("average", "f" if effective else "pr"),
-        ("swapped", True),
-        ("empty_perfect", True),
-    ]
-    if params.beta != 1:
-        alts.append(("beta_not_squared", True))
-    if nrefs > 1:
-        alts += [("references", "first"), ("references", "mean")]
-    if level == "corpus" and nsegs > 1:
-        alts.append(("macro", True))
-    if level == "corpus":
-        alts.append(("unmatched_dropped", True))
-    return alts
-
-
-def score_families(v: ScoreVariant, params: ChrfParams) -> list[str]:
+def _families(variant, stage: str) -> list[str]:
     out = []
-    if v.divisor:
-        out.append("requested-order-divisor" if v.divisor == "requested" else "effective-order-divisor")
-    if v.average:
-        out.append("f-score-averaged" if v.average == "f" else "precision-recall-averaged")
-    if v.beta_not_squared:
-        out.append("beta-not-squared")
-    if v.swapped:
-        out.append("precision-recall-swapped")
-    if v.empty_perfect:
-        out.append("empty-input-perfect")
-    if v.references:
-        out.append("first-reference-only" if v.references == "first" else "references-averaged")
-    if v.macro:
-        out.append("corpus-macro-average")
-    if v.unmatched_dropped:
-        out.append("unmatched-segment-reference-dropped")
+    for name in variant.__dataclass_fields__:
+        value = getattr(variant, name)
+        if value != getattr(_DEFAULTS[stage], name):
+            fam = deviations.family_of(stage, name, value)
+            if fam is not None and fam not in out:
+                out.append(fam)
     return out
+
+
+def score_families(v: ScoreVariant, params: ChrfParams = None) -> list[str]:
+    return v.families()
 
 
 # ----------------------------------------------------------------------------- text stage
@@ -152,9 +119,9 @@ def score_families(v: ScoreVariant, params: ChrfParams) -> list[str]:
 
 def _units(text: str, tv: TextVariant):
     if tv.units == "utf8-bytes":
-        return text.encode("utf-8")
+        return text.encode("utf-8", "surrogatepass")  # lone surrogates: 3 bytes each
     if tv.units == "utf16-code-units":
-        raw = text.encode("utf-16-le")
+        raw = text.encode("utf-16-le", "surrogatepass")
         return tuple(int.from_bytes(raw[i : i + 2], "little") for i in range(0, len(raw), 2))
     return text
 
@@ -162,77 +129,60 @@ def _units(text: str, tv: TextVariant):
 def _chars(text: str, params: ChrfParams, tv: TextVariant) -> str:
     if tv.ws == "whitespace-kept":
         return text
+    if tv.ws == "whitespace-stripped-ends-only":
+        return text.strip()
     if tv.ws:
         removed = WHITESPACE_SETS[tv.ws]
         return "".join(c for c in text if c not in removed)
-    if params.whitespace:
-        return text
-    if params.definition == "chrfpp":
-        return text.strip().replace(" ", "")
-    return "".join(text.split())
+    return char_sequence(text, params.whitespace, params.definition)
 
 
 def _words(text: str, tv: TextVariant) -> list[str]:
+    if tv.words is None:
+        return word_tokens(text)
     out: list[str] = []
     for w in text.split():
         if tv.words == "word-punctuation-not-split" or len(w) == 1:
             out.append(w)
-        elif tv.words == "word-punctuation-split-both":
+        else:  # split-both
             head = [w[0]] if w[0] in ASCII_PUNCTUATION else []
             core = w[len(head):]
             tail = [core[-1]] if len(core) > 1 and core[-1] in ASCII_PUNCTUATION else []
             core = core[: len(core) - len(tail)]
             out += head + ([core] if core else []) + tail
-        elif w[-1] in ASCII_PUNCTUATION:
-            out += [w[:-1], w[-1]]
-        elif w[0] in ASCII_PUNCTUATION:
-            out += [w[0], w[1:]]
-        else:
-            out.append(w)
     return out
 
 
 def _char_orders(params: ChrfParams, tv: TextVariant) -> range:
     nc = params.char_order
-    if tv.orders == "minus-one":
-        return range(1, nc)
-    if tv.orders == "plus-one":
-        return range(1, nc + 2)
-    if tv.orders == "from-two":
-        return range(2, nc + 2)
-    return range(1, nc + 1)
-
-
-def _profile(text: str, params: ChrfParams, tv: TextVariant):
-    """Per-order n-gram counters and totals of one text (cached: the same texts are counted
-    under many variants, and clipping/counting variants share the text's counters)."""
-    return _profile_cached(text, params, tv.ws, tv.case, tv.units, tv.orders, tv.words)
+    return {"minus-one": range(1, nc), "plus-one": range(1, nc + 2), "from-two": range(2, nc + 2)}.get(
+        tv.orders, range(1, nc + 1))
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _profile_cached(text, params, ws, case, units, orders, words):
-    tv = TextVariant(ws=ws, case=case, units=units, orders=orders, words=words)
-    lower = params.lowercase
-    if case == "case-folded":
-        lower = True
-    elif case == "case-not-folded":
-        lower = False
+def _profile_cached(text, params, ws, case, units, fmt, orders, words):
+    tv = TextVariant(ws=ws, case=case, units=units, format_deleted=fmt, orders=orders, words=words)
+    lower = {"case-folded": True, "case-not-folded": False}.get(case, params.lowercase)
     if case == "casefold-instead-of-lower":
         text = text.casefold()
     elif lower:
         text = text.lower()
     if units in ("NFC", "NFD", "NFKC", "NFKD"):
         text = unicodedata.normalize(units, text)
+    if fmt:
+        text = "".join(c for c in text if c not in FORMAT_SETS[fmt])
     seq = _units(_chars(text, params, tv), tv)
     counters = [Counter([seq[i : i + n] for i in range(len(seq) - n + 1)]) for n in _char_orders(params, tv)]
     if params.word_order:
         toks = _words(text, tv)
-        counters += [
-            Counter([" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1)])
-            for n in range(1, params.word_order + 1)
-        ]
+        counters += [Counter([" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1)])
+                     for n in range(1, params.word_order + 1)]
     totals = tuple(sum(c.values()) for c in counters)
     return tuple(counters), totals, sum(totals)
+
+
+def _profile(text: str, params: ChrfParams, tv: TextVariant):
+    return _profile_cached(text, params, tv.ws, tv.case, tv.units, tv.format_deleted, tv.orders, tv.words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +193,7 @@ class RawStats(SegmentStats):
     hyp_total: int = 0
 
 
-def _match(hyp, ref, tv: TextVariant) -> SegmentStats:
+def _match(hyp, ref, tv: TextVariant) -> RawStats:
     (hcs, htot, hall), (rcs, rtot, _) = hyp, ref
     hs, ms = [], []
     for hc, rc, h, r in zip(hcs, rcs, htot, rtot):
@@ -259,8 +209,17 @@ def _match(hyp, ref, tv: TextVariant) -> SegmentStats:
     return RawStats(tuple(hs), rtot, tuple(ms), hall)
 
 
-def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[SegmentStats]]:
+def _reference_stats(hyp: str, refs: Sequence[str], params: ChrfParams) -> list[RawStats]:
+    """The reference's own statistics (no text deviation), one per reference."""
+    hp = TextProfile(hyp, params)
+    total = sum(hp.totals)
+    return [RawStats(s.hyp, s.ref, s.match, total) for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
+
+
+def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[RawStats]]:
     """Per segment, per reference: the statistics under text variant ``tv``."""
+    if tv == TextVariant():
+        return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
     out = []
     for hyp, refs in segments:
         hp = _profile(hyp, params, tv)
@@ -271,111 +230,105 @@ def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[Segme
 # ---------------------------------------------------------------------------- score stage
 
 
-def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant) -> Fraction:
-    """One segment's (or summed) statistics scored under the score variant, on 0..100.
+def _empty(s: SegmentStats) -> bool:
+    return not getattr(s, "hyp_total", sum(s.hyp)) and not any(s.ref)
 
-    Integer arithmetic with one Fraction at the end, as in reference_impl.scoring: this is
-    evaluated hundreds of times per explained divergence.
+
+def generic_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
+    """One segment's (or summed) statistics scored under ``v`` by the models' own arithmetic.
+
+    ``level`` matters for chrF++.py, whose sentence score has no epsilon substitutes and
+    whose document score has them.  Integer arithmetic with one Fraction at the end.
     """
     effective = params.definition == "sacrebleu"
+    eps = params.definition == "sacrebleu-eps" or (params.definition == "chrfpp" and level == "corpus")
     by_requested = (v.divisor or ("effective" if effective else "requested")) == "requested"
     average = v.average or ("pr" if effective else "f")
-    factor = params.beta if v.beta_not_squared else params.beta * params.beta
+    beta = params.beta if v.beta is None else v.beta
+    factor = beta if v.beta_not_squared else beta * beta
     fn, fd = factor.numerator, factor.denominator
-    if v.empty_perfect and not getattr(s, "hyp_total", sum(s.hyp)) and not any(s.ref):
+    if v.empty_perfect and _empty(s):
         return Fraction(100)
-    k = 0
+    if average == "pooled":
+        h, r, m = sum(s.hyp), sum(s.ref), sum(s.match)
+        if not (h and r and m):
+            return Fraction(0)
+        if v.swapped:
+            h, r = r, h
+        # P = m/h, R = m/r: F = (1 + f) m / (f r + h)
+        return Fraction(100 * (fd + fn) * m, fn * r + fd * h)
+    k = sum(1 for h, r in zip(s.hyp, s.ref) if h and r)
+    d = len(s.hyp) if by_requested else k
     if average == "pr":
         pn, pd, rn, rd = 0, 1, 0, 1
         for h, r, m in zip(s.hyp, s.ref, s.match):
             if h and r:
-                k += 1
                 pn, pd = pn * h + m * pd, pd * h
                 rn, rd = rn * r + m * rd, rd * r
-        d = len(s.hyp) if by_requested else k
         if not k or not pn:
             return Fraction(0)
         if v.swapped:
             pn, pd, rn, rd = rn, rd, pn, pd
-        # F = (1 + f) P R / (f P + R), P = pn / (pd d), R = rn / (rd d), f = fn / fd
+        # F = (1 + f) P R / (f P + R), P = pn / (pd d), R = rn / (rd d)
         return Fraction(100 * (fd + fn) * pn * rn, d * (fn * pn * rd + fd * rn * pd))
-    sn, sd = 0, 1
-    for h, r, m in zip(s.hyp, s.ref, s.match):
-        if h and r:
-            k += 1
-            if m:
-                # per-order F = (1 + f) m / (f r + h); swapped: (1 + f) m / (f h + r)
-                a, b = (h, r) if v.swapped else (r, h)
-                tn, td = (fd + fn) * m, fn * a + fd * b
-                sn, sd = sn * td + tn * sd, sd * td
-    d = len(s.hyp) if by_requested else k
-    if not k:
+    if not d:
         return Fraction(0)
-    return Fraction(100 * sn, sd * d)
+    sn, sd, n_eps = 0, 1, 0
+    for h, r, m in zip(s.hyp, s.ref, s.match):
+        if m:
+            a, b = (h, r) if v.swapped else (r, h)
+            tn, td = (fd + fn) * m, fn * a + fd * b  # per-order F = (1 + f) m / (f r + h)
+            sn, sd = sn * td + tn * sd, sd * td
+        elif (h and r) or (by_requested and not h and not r):
+            n_eps += 1
+    total = Fraction(sn, sd)
+    if eps and n_eps:
+        total += n_eps * EPSILON
+    return total * 100 / d
 
 
-def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: ChrfParams):
-    """Score deviations that can change a score computed from these statistics.
-
-    Each test is structural (it holds in any combination): the divisor matters only where
-    some order is not effective, the averaging only where some P_n != R_n, beta and the swap
-    only where beta != 1 and P_n != R_n, the empty-input rule only for an empty segment,
-    reference selection only where references give different statistics.
-    """
-    flat = [c for seg in raw for c in seg]
-    pool = list(flat)
-    if len(flat) > 1:
-        pool.append(SegmentStats(tuple(map(sum, zip(*(x.hyp for x in flat)))),
-                                 tuple(map(sum, zip(*(x.ref for x in flat)))),
-                                 tuple(map(sum, zip(*(x.match for x in flat))))))
-    partial = any(any(h and r for h, r in zip(x.hyp, x.ref)) and not all(h and r for h, r in zip(x.hyp, x.ref)) for x in pool)
-    unequal = any(h and r and m * r != m * h for x in pool for h, r, m in zip(x.hyp, x.ref, x.match))
-    empty = any(not getattr(x, "hyp_total", sum(x.hyp)) and not any(x.ref) for x in flat)
-    refs_differ = any(len(set(seg)) > 1 for seg in raw)
-    unmatched = any(all(not any(c.match) for c in seg) and any(any(c.ref) for c in seg) for seg in raw)
-    keep = []
-    for f, val in alts:
-        if f == "divisor" and not partial:
-            continue
-        if f == "average" and not unequal:
-            continue
-        if f in ("swapped", "beta_not_squared") and (params.beta == 1 or not unequal):
-            continue
-        if f == "empty_perfect" and not empty:
-            continue
-        if f == "references" and not refs_differ:
-            continue
-        if f == "unmatched_dropped" and not unmatched:
-            continue
-        keep.append((f, val))
-    return keep
+def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str = "sentence") -> Fraction:
+    """Statistics scored under ``v``: the reference's own functions when ``v`` deviates in
+    nothing but its output."""
+    if v.claimed_score():
+        return sentence_fscore(s, params) if level == "sentence" else corpus_fscore(s, params)
+    return generic_score(s, params, v, level)
 
 
-def _add(stats: Sequence[SegmentStats]) -> SegmentStats:
-    it = iter(stats)
-    acc = next(it)
-    total = getattr(acc, "hyp_total", sum(acc.hyp))
-    for s in it:
-        acc = acc + s
+def _add(stats: Sequence[SegmentStats], order: int) -> RawStats:
+    hyp, ref, match, total = [0] * order, [0] * order, [0] * order, 0
+    for s in stats:
+        for i in range(order):
+            hyp[i] += s.hyp[i]
+            ref[i] += s.ref[i]
+            match[i] += s.match[i]
         total += getattr(s, "hyp_total", sum(s.hyp))
-    return RawStats(acc.hyp, acc.ref, acc.match, total)
+    return RawStats(tuple(hyp), tuple(ref), tuple(match), total)
+
+
+def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
+    """The statistics a segment uses (None: the segment contributes nothing)."""
+    if v.references == "first" or len(cands) == 1 and v.references != "sentinel-zero":
+        return cands[0]
+    if v.claimed_score():
+        return cands[select_reference(cands, params)]
+    scores = [variant_sentence_score(c, params, v) for c in cands]
+    best = max(scores)
+    if v.references == "sentinel-zero" and best <= 0:
+        return None
+    return cands[scores.index(best)]
 
 
 def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
-    """Score of the per-segment, per-reference statistics at ``level`` under ``v``."""
+    """Exact score of the per-segment, per-reference statistics at ``level`` under ``v``
+    (before its output deviations, see ``output``)."""
+    order = len(raw[0][0].hyp)
 
-    def choose(cands: list[SegmentStats]) -> SegmentStats:
-        if v.references == "first" or len(cands) == 1:
-            return cands[0]
-        scores = [variant_sentence_score(c, params, v) for c in cands]
-        if params.definition == "chrfpp" and max(scores) <= 0:
-            return cands[0]
-        return cands[scores.index(max(scores))]
-
-    def sentence(cands: list[SegmentStats]) -> Fraction:
+    def sentence(cands) -> Fraction:
         if v.references == "mean" and len(cands) > 1:
             return sum(variant_sentence_score(c, params, v) for c in cands) / len(cands)
-        return variant_sentence_score(choose(cands), params, v)
+        chosen = _choose(cands, params, v)
+        return variant_sentence_score(chosen if chosen is not None else _add([], order), params, v)
 
     if level == "sentence":
         return sentence(raw[0])
@@ -383,205 +336,59 @@ def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVar
         return sum(sentence(c) for c in raw) / len(raw)
     if v.references == "mean" and len(raw[0]) > 1:
         k = len(raw[0])
-        return sum(variant_sentence_score(_add([seg[j] for seg in raw]), params, v) for j in range(k)) / k
-    chosen = [choose(c) for c in raw]
-    if v.unmatched_dropped:  # torchmetrics: no best reference, so zero reference counts
-        zero = (0,) * len(chosen[0].ref)
+        return sum(variant_sentence_score(_add([seg[j] for seg in raw], order), params, v, level)
+                   for j in range(k)) / k
+    chosen = [c for c in (_choose(seg, params, v) for seg in raw) if c is not None]
+    if v.unmatched_dropped:
+        zero = (0,) * order
         chosen = [RawStats(c.hyp, zero, zero, getattr(c, "hyp_total", sum(c.hyp)))
-                  if all(not any(x.match) for x in cands) else c for c, cands in zip(chosen, raw)]
-    return variant_sentence_score(_add(chosen), params, v)
+                  if all(not any(x.match) for x in seg) else c for c, seg in zip(chosen, raw)]
+    return variant_sentence_score(_add(chosen, order), params, v, level)
 
 
-# ------------------------------------------------------------------------------- explain
+# --------------------------------------------------------------------------- output stage
+
+#: How far float32 arithmetic throughout may move a 0..100 score: ~64 roundings of 2**-24.
+FLOAT32_BOUND = 100 * 64 * 2.0 ** -24
 
 
-def rounded_matches(value: Fraction, actual: float, scale: int, tol: float) -> Optional[int]:
-    """Decimals k at which ``value`` rounded on the implementation's scale gives ``actual``
-    (-1: float32), or None.  Float arithmetic is enough: k <= 8 decimals on 0..100."""
-    exact = float(value)
-    if abs(exact - actual) > 50.0 * 100 / scale:  # more than any rounding can move it
-        return None
-    own = exact * scale / 100
-    # Coarser than whole points on 0..100 is not "precision loss" but a different score.
-    for k in range(0 if scale == 100 else 2, 9):
-        if abs(round(own, k) * 100 / scale - actual) <= tol:
-            return k
-    if abs(_float32(exact) - actual) <= tol:
-        return -1
-    # float32 arithmetic on the implementation's own scale (torch's default dtype): the
-    # result lies within a few float32 ulps of the exact value, not only at its rounding.
-    if own != 0 and abs(actual * scale / 100 - own) <= _FLOAT32_ULPS * abs(own) * 2.0 ** -23:
-        return -1
-    return None
-
-
-#: How many float32 ulps a chain of float32 operations may drift from the exact value.
-_FLOAT32_ULPS = 16
-
-
-def _float32(x: float) -> float:
-    import struct
-
+def float32(x: float) -> float:
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
-@dataclass
-class Explanation:
-    families: list[str]
-    value: Fraction
-    detail: str = ""
-    variant: tuple = ()  # (TextVariant, ScoreVariant), to predict other inputs
+def output(value: Fraction, v: ScoreVariant, scale: int) -> float:
+    """The number an implementation with output deviation ``v`` returns for exact ``value``."""
+    if v.rounding is None:
+        return float(value)
+    if v.rounding < 0:
+        return float32(float(value))
+    return round(float(value) * scale / 100, v.rounding) * 100 / scale
 
 
-def explain(
-    segments: list[tuple[str, list[str]]],
-    params: ChrfParams,
-    level: str,
-    actual: float,
-    tolerance: float,
-    scale: int = 100,
-    max_size: int = 4,
-    hints=(),
-):
-    """Yield, by increasing size, the lists of deviation sets whose exact score is within
-    ``tolerance`` of ``actual`` on this input.
-
-    The caller takes the first list whose members survive confirmation (a coincidence on
-    one input does not survive a perturbed input, see ``Checker``), and disambiguates
-    between survivors of one size (an input whose only whitespace is U+001C cannot tell "only
-    U+0020 removed" from "White_Space removed").  The order within a list is fixed (text
-    deviations before score deviations), so classification is deterministic.  A rounding
-    explanation counts as one more deviation.
-
-    ``hints`` are explanations already confirmed for this implementation, tried first: when
-    one of size s reproduces ``actual``, only the sizes below s need an exhaustive search
-    (which keeps the answer minimal) before it is offered.
-    """
-    base_tv = TextVariant()
-    stats_cache: dict[TextVariant, list[list[SegmentStats]]] = {}
-
-    def stats(tv: TextVariant):
-        if tv not in stats_cache:
-            stats_cache[tv] = text_stats(segments, params, tv)
-        return stats_cache[tv]
-
-    base = stats(base_tv)
-    # Only text deviations that change the statistics of this very input can matter.
-    text_alts = [(f, val) for f, val in _text_alternatives(params) if stats(replace(base_tv, **{f: val})) != base]
-    nrefs = len(segments[0][1])
-    score_alts = _score_alternatives(params, level, nrefs, len(segments))
-    relevant_cache: dict[TextVariant, list] = {}
-
-    def relevant(tv: TextVariant):
-        if tv not in relevant_cache:
-            relevant_cache[tv] = _relevant_score_alternatives(stats(tv), score_alts, params)
-        return relevant_cache[tv]
-
-    hinted = _hinted(hints, stats, params, level, actual, tolerance, segments)
-    pending_rounded: list[Explanation] = []
-    for size in range(0, max_size + 1):
-        offered = [e for e in hinted if len(e.families) == size]
-        if offered:
-            yield _unique(pending_rounded + offered)
-        exact: list[Explanation] = []
-        rounded: list[Explanation] = []
-        for n_text in range(size, -1, -1):
-            for tcombo in itertools.combinations(text_alts, n_text):
-                fields = [f for f, _ in tcombo]
-                if len(set(fields)) != len(fields):
-                    continue  # two values for one field are mutually exclusive
-                tv = replace(base_tv, **dict(tcombo))
-                for scombo in itertools.combinations(relevant(tv), size - n_text):
-                    sfields = [f for f, _ in scombo]
-                    if len(set(sfields)) != len(sfields):
-                        continue
-                    sv = ScoreVariant(**dict(scombo))
-                    value = variant_score(stats(tv), params, sv, level)
-                    fams = tv.families() + score_families(sv, params)
-                    if abs(float(value) - actual) <= tolerance:
-                        exact.append(Explanation(fams, value, variant=(tv, sv)))
-                    elif size < max_size:
-                        k = rounded_matches(value, actual, scale, tolerance)
-                        if k is not None:
-                            detail = "float32" if k < 0 else f"rounded to {k} decimals on its 0..{scale} scale"
-                            rounded.append(Explanation(fams + ["precision-loss"], value, detail, variant=(tv, sv)))
-        found = _unique(pending_rounded + exact)
-        if found:
-            yield found
-        pending_rounded = rounded
-
-
-def _hinted(hints, stats, params: ChrfParams, level: str, actual: float, tolerance: float, segments) -> list[Explanation]:
-    """The hints that apply to this input's parameters and level and reproduce ``actual``."""
-    if not hints:
-        return []
-    text_ok = set(_text_alternatives(params))
-    score_ok = set(_score_alternatives(params, level, len(segments[0][1]), len(segments)))
-    out = []
-    for tv, sv in hints:
-        t_changes = [(f.name, getattr(tv, f.name)) for f in dataclasses.fields(TextVariant)
-                     if getattr(tv, f.name) != f.default]
-        s_changes = [(f.name, getattr(sv, f.name)) for f in dataclasses.fields(ScoreVariant)
-                     if getattr(sv, f.name) != f.default]
-        if not all(c in text_ok for c in t_changes) or not all(c in score_ok for c in s_changes):
-            continue
-        value = variant_score(stats(tv), params, sv, level)
-        if abs(float(value) - actual) <= tolerance:
-            out.append(Explanation(tv.families() + score_families(sv, params), value, variant=(tv, sv)))
-    return out
-
-
-def _unique(exps: list[Explanation]) -> list[Explanation]:
-    seen, out = set(), []
-    for e in exps:
-        k = tuple(e.families)
-        if k not in seen:
-            seen.add(k)
-            out.append(e)
-    return out
+def agrees(value: Fraction, v: ScoreVariant, actual: float, scale: int, tolerance: float) -> bool:
+    """Does an implementation with variant ``v`` (exact score ``value``) answer ``actual``?"""
+    if v.float32:
+        return abs(float(value) - actual) <= max(tolerance, FLOAT32_BOUND * max(1.0, abs(float(value)) / 100))
+    return abs(output(value, v, scale) - actual) <= tolerance
 
 
 def predict(segments, params: ChrfParams, level: str, variant) -> Fraction:
-    """Score of an explanation's variant on other inputs (for probing)."""
+    """Exact score of a variant ``(TextVariant, ScoreVariant)`` on any input (the residual
+    of confirmed explanations, and their predictions on held-out inputs)."""
     tv, sv = variant
     return variant_score(text_stats(segments, params, tv), params, sv, level)
 
 
-def extends(explanation: Explanation, segments, params: ChrfParams, level: str, actual: float, scale: int,
-            tolerance: float, extra: int = 2) -> bool:
-    """Does the explanation plus at most ``extra`` further deviations give ``actual`` here?
-
-    Used to confirm an explanation on a perturbed copy of its input: the copy may need
-    deviations the original did not (a copy where P != R shows F-averaging too).
-    """
-    tv0, sv0 = explanation.variant
-    rounding = "precision-loss" in explanation.families
-    nrefs = len(segments[0][1])
-    alts = [("t", f, v) for f, v in _text_alternatives(params) if getattr(tv0, f) == getattr(TextVariant(), f)]
-    alts += [("s", f, v) for f, v in _score_alternatives(params, level, nrefs, len(segments))
-             if getattr(sv0, f) == getattr(ScoreVariant(), f)]
-    stats_cache: dict = {}
-    for size in range(0, extra + 1):
-        for combo in itertools.combinations(alts, size):
-            fields = [c[1] for c in combo]
-            if len(set(fields)) != len(fields):
-                continue
-            tv = replace(tv0, **{f: v for k, f, v in combo if k == "t"})
-            sv = replace(sv0, **{f: v for k, f, v in combo if k == "s"})
-            if tv not in stats_cache:
-                stats_cache[tv] = text_stats(segments, params, tv)
-            value = variant_score(stats_cache[tv], params, sv, level)
-            if abs(float(value) - actual) <= tolerance:
-                return True
-            if (rounding or size < extra) and rounded_matches(value, actual, scale, tolerance) is not None:
-                return True
-    return False
+def predicted_output(segments, params: ChrfParams, level: str, variant, scale: int = 100) -> float:
+    """The number a variant's implementation returns on ``segments`` (output deviations applied)."""
+    return output(predict(segments, params, level, variant), variant[1], scale)
 
 
-def reproduces(explanation: Explanation, segments, params: ChrfParams, level: str, actual: float,
-               scale: int, tolerance: float) -> bool:
-    """Does the explanation's model give ``actual`` on these (other) inputs?"""
-    value = predict(segments, params, level, explanation.variant)
-    if "precision-loss" in explanation.families:
-        return rounded_matches(value, actual, scale, tolerance) is not None or abs(float(value) - actual) <= tolerance
-    return abs(float(value) - actual) <= tolerance
+def __getattr__(name: str):
+    """``Explanation``, ``explain`` and ``rounded_matches`` moved to ``audit.explain``; still
+    importable from here (lazily: ``audit.explain`` imports this module)."""
+    if name in ("Explanation", "explain", "rounded_matches"):
+        from . import explain as _explain
+
+        return getattr(_explain, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

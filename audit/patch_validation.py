@@ -349,7 +349,12 @@ class Validation:
 
 
 def _by_key(payload: dict) -> dict:
-    return {(f["implementation"], f["family"]): f for f in payload["findings"]}
+    """One finding per (implementation, family): a family found at both levels is judged on
+    its first finding (sentence level; findings come sorted by family, then level)."""
+    out: dict = {}
+    for f in payload["findings"]:
+        out.setdefault((f["implementation"], f["family"]), f)
+    return out
 
 
 def _replay_request(target_req: dict, findings: list[dict]) -> dict:

@@ -1,136 +1,195 @@
-"""The differential runner: replay ``cases/``, then search with Hypothesis, one finding per family.
+"""The differential runner: audits each implementation level by level, one independent unit
+per (implementation, level), in parallel processes when asked (``jobs``).
 
-Every input is scored by the implementation (through its adapter, isolated) and by the
-reference configured with the implementation's *claimed* parameters (``audit.checker``).
-A divergence is classified into a family key (``audit.classify``) and the search
-(``audit.search``) shrinks each key separately.  Findings are assembled by
-``audit.assemble``; the conformance matrix by ``audit.conformance``.
+A unit replays the curated ``cases/`` of its level, searches (``audit.search``: a generate
+phase that spends the whole budget, then one shrink run per key), runs the metamorphic
+relations of its level, and assembles its findings (``audit.assemble``) and its column of
+the conformance matrix (``audit.conformance``).  Every input is scored by the implementation
+and by the reference under the implementation's *claimed* parameters (``audit.checker``);
+a divergence is classified into a family key (``audit.classify``).
+
+A unit has its own checker (so its own classifier memory) and its own seeds derived from the
+user's seed, and nothing in it reads the clock: the findings of a unit are the same whether
+it runs alone, after other units, in this process or in another (``--jobs 1`` and
+``--jobs N`` give identical results), and on a machine of any speed.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
 from hypothesis import strategies as st
 
-from .assemble import _findings, _source
+from .assemble import _findings, _source, explain_again, merge_levels
 from .cases import _applicable, load_cases, save_findings_as_cases
 from .checker import Checker, Observation
-from .conformance import conformance
-from .findings import AdapterSummary, AuditResult
-from .search import Progress, _Collected, _metamorphic_examiner, _rank, _search, _strategies
+from .conformance import conformance, level_conformance
+from .families import FAMILIES
+from .findings import AdapterSummary, AuditResult, Finding
+from .search import Pass, Progress, _rank, derived_seed, generate, keys_to_shrink, metamorphic_examiner, record, shrink, strategies
 
-__all__ = ["run_audit", "audit_adapter", "Checker", "Observation", "Progress", "conformance",
-           "load_cases", "save_findings_as_cases"]
+__all__ = ["run_audit", "audit_adapter", "audit_level", "LevelAudit", "Checker", "Observation", "Progress",
+           "conformance", "load_cases", "save_findings_as_cases"]
+
+LEVELS = ("sentence", "corpus")
+#: Families after which the metamorphic relations are not run at that level: two calls on one
+#: input disagree (no relation can be judged), or calls hang or kill the process.
+_NO_METAMORPHIC = {("nondeterminism",), ("timeout",), ("crash",)}
+
+
+@dataclass
+class LevelAudit:
+    """What one (implementation, level) unit found: plain records, picklable."""
+
+    level: str
+    findings: list[Finding] = field(default_factory=list)
+    conformance: dict = field(default_factory=dict)  # definition -> families that break it
+    examples: int = 0
+    elapsed: float = 0.0
+    checked: bool = False  # the claimed-parameter search spent its whole budget
+
+
+def levels_of(adapter) -> list[str]:
+    sup = adapter.supports
+    return [lvl for lvl, ok in (("sentence", sup.sentence), ("corpus", sup.corpus)) if ok]
+
+
+def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
+                cases_dir: Optional[Path] = Path("cases"),
+                progress: Optional[Callable[[Progress], None]] = None) -> LevelAudit:
+    """Audit one implementation at one level (a unit: independent of every other unit)."""
+    checker = Checker(adapter, tolerance)
+    found: dict = {}
+    start = time.monotonic()
+    count = [0]
+    phase = [f"{level} cases"]
+
+    def tick():
+        count[0] += 1
+        if progress and count[0] % 10 == 0:
+            progress(Progress(adapter.name, phase[0], count[0], len({f for k in found for f in k}),
+                              time.monotonic() - start))
+
+    # 1. Replay the curated regression cases of this level.
+    for origin, case in load_cases(cases_dir):
+        inputs = case.get("inputs", {})
+        if case.get("level", "sentence") != level or not _applicable(adapter, level, inputs):
+            continue
+        tick()
+        obs = checker.check(level, inputs)
+        if obs.key:
+            record(found, obs, origin=origin)
+
+    # 2. The passes: under the claimed parameters, then (for implementations that take
+    #    parameters) a swarm over them, then the metamorphic relations of this level.
+    sentence, corpus, swarm = strategies(adapter)
+    strategy = sentence if level == "sentence" else corpus
+    examine = lambda inputs, changes: checker.check(level, inputs, changes)  # noqa: E731
+    passes = [Pass("claimed", examine, strategy, st.just({}), max_examples)]
+    if swarm is not None:
+        passes.append(Pass("swarm", examine, strategy, swarm, max(1, max_examples // 2)))
+    from .metamorphic import RELATIONS
+
+    relations = [r for r in RELATIONS if r.level == level and r.applies(adapter)]
+    passes += [Pass(r.family, metamorphic_examiner(checker, r), r.strategy(adapter), st.just({}),
+                    max(10, max_examples // 4), explain_away=False) for r in relations]
+    confirmed: dict = {}
+    for p in passes:
+        if p.name.startswith("metamorphic-") and any(k in found for k in _NO_METAMORPHIC):
+            continue
+        phase[0] = f"{level} ({p.name})"
+        generate(p, found, seed=derived_seed(seed, level, p.name), tick=tick, confirmed=confirmed)
+
+    # 3. Shrink each key a finding will be built from, on its own; replay the result.
+    by_name = {p.name: p for p in passes}
+    phase[0] = f"{level} (shrinking)"
+    for key, pass_name in keys_to_shrink(found):
+        c, p = found[key], by_name[pass_name]
+        obs, flaky = shrink(p, key, c.seeds[pass_name], seed=derived_seed(seed, level, pass_name, key), tick=tick)
+        if obs is None:  # no recorded example fails again: report the smallest, as flaky
+            obs, flaky = c.seeds[pass_name][0][-1], True
+        else:
+            flaky = flaky or p.examine(obs.replay_case, obs.changes).key != obs.key
+        if c.minimal is None or _rank(obs) < _rank(c.minimal):
+            c.minimal, c.origin = obs, "search"
+        c.flaky = c.flaky or flaky
+    for c in found.values():  # keys no finding is built from: their smallest example
+        if c.minimal is None:
+            seeds = sorted((s for ss in c.seeds.values() for s in ss), key=lambda s: s[:2])
+            c.minimal = seeds[0][-1] if seeds else c.largest
+
+    # Inputs met before the implementation's other deviations were confirmed: explained now?
+    found = explain_again(found, lambda o: checker.check(o.level, o.inputs, o.changes, repeat=False))
+    phase[0] = f"{level} (conformance)"
+    out = LevelAudit(level=level, findings=_findings(adapter, found, evidence=checker.classifier.evidence),
+                     conformance=level_conformance(checker, adapter, found, level),
+                     examples=count[0], checked=True)
+    out.elapsed = time.monotonic() - start
+    return out
+
+
+def _order(f: Finding) -> tuple:
+    return (list(FAMILIES).index(f.family) if f.family in FAMILIES else 999, f.family, LEVELS.index(f.level))
+
+
+def summarize(adapter, units: list[LevelAudit]) -> AdapterSummary:
+    """One implementation's summary from its units: findings keyed by (family, level)."""
+    from reference_impl import DEFINITIONS
+
+    matrix: dict = {d: {} for d in DEFINITIONS}
+    for u in units:
+        if u.checked:
+            for d in DEFINITIONS:
+                matrix[d][u.level] = list(u.conformance.get(d, []))
+    levels = [u.level for u in units]
+    return AdapterSummary(
+        implementation=adapter.name,
+        version=getattr(adapter, "version", None),
+        claims=adapter.claims.to_dict(),
+        signature=getattr(adapter, "signature", adapter.name),
+        examples=sum(u.examples for u in units),
+        elapsed=sum(u.elapsed for u in units),
+        findings=merge_levels(sorted((f for u in units for f in u.findings), key=_order)),
+        conformance=matrix,
+        sources={level: _source(adapter, level) for level in levels},
+        reference_signature=adapter.claims.params().signature(None if adapter.supports.multi_reference else 1),
+    )
 
 
 def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
                   cases_dir: Optional[Path] = Path("cases"), derandomize: bool = False,
                   progress: Optional[Callable[[Progress], None]] = None) -> AdapterSummary:
-    """Audit one implementation: cases first, then sentence- and corpus-level search."""
-    checker = Checker(adapter, tolerance)
-    found: dict[tuple, _Collected] = {}
-    start = time.monotonic()
-    count = [0]
-    phase = ["cases"]
-
-    def tick():
-        count[0] += 1
-        if progress and count[0] % 10 == 0:
-            progress(Progress(adapter.name, phase[0], count[0], len({f for k in found for f in k}), time.monotonic() - start))
-
-    # 1. Replay the curated regression cases.
-    for origin, case in load_cases(cases_dir):
-        level, inputs = case.get("level", "sentence"), case.get("inputs", {})
-        if not _applicable(adapter, level, inputs):
-            continue
-        tick()
-        obs = checker.check(level, inputs)
-        if obs.key:
-            c = found.setdefault(obs.key, _Collected(origin=origin))
-            c.count += 1
-            if c.minimal is None or _rank(obs) < _rank(c.minimal):
-                c.minimal, c.origin = obs, origin
-            if c.largest is None or obs.difference > c.largest.difference:
-                c.largest = obs
-
-    # 2. Search, sentence level then corpus level, each family shrunk on its own; first
-    #    under the claimed parameters, then (for implementations that take parameters) with
-    #    a swarm over them, which finds what only other parameters show.
-    sentence, corpus, swarm = _strategies(adapter)
-    levels = [lvl for lvl, ok in (("sentence", adapter.supports.sentence), ("corpus", adapter.supports.corpus)) if ok]
-    passes = [("claimed", st.just({}), max_examples)]
-    if swarm is not None:
-        passes.append(("swarm", swarm, max(1, max_examples // 2)))
-    searches = []
-    for level in levels:
-        strategy = sentence if level == "sentence" else corpus
-        examine = (lambda lvl: lambda inputs, changes: checker.check(lvl, inputs, changes))(level)
-        for name, changes, budget in passes:
-            searches.append((f"{level} ({name})", examine, strategy, changes, budget))
-    # 3. Metamorphic relations, which need no reference.
-    from .metamorphic import RELATIONS
-
-    for relation in RELATIONS:
-        if relation.applies(adapter):
-            searches.append((relation.family, _metamorphic_examiner(checker, relation),
-                             relation.strategy(adapter), st.just({}), max(10, max_examples // 4)))
-    for name, examine, strategy, changes, budget in searches:
-        if name.startswith("metamorphic-") and any(k in (("nondeterminism",), ("timeout",), ("crash",)) for k in found):
-            # Two calls on one input already disagree (no relation can be judged), or calls
-            # hang or kill the process (each would cost a timeout or a restart).
-            continue
-        phase[0] = name
-        failures = _search(examine, strategy, changes, found, seed=seed, max_examples=budget,
-                           derandomize=derandomize, tick=tick)
-        # 4. Replay every minimal example before trusting it.
-        for exc, flaky in failures:
-            obs = exc.observation
-            replay = examine(obs.replay_case, obs.changes)
-            c = found.setdefault(obs.key, _Collected())
-            c.flaky = c.flaky or flaky or replay.key != obs.key
-            if c.minimal is None or _rank(obs) < _rank(c.minimal):
-                c.minimal, c.origin = obs, "search"
-    # Keys that the search saw but whose shrink Hypothesis folded into another report.
-    for key, c in found.items():
-        if c.minimal is None and c.largest is not None:
-            c.minimal = c.largest
-    findings = _findings(adapter, found)
-    phase[0] = "conformance"
-    matrix = conformance(checker, adapter, found, levels)
-    summary = AdapterSummary(
-        implementation=adapter.name,
-        version=getattr(adapter, "version", None),
-        claims=adapter.claims.to_dict(),
-        signature=getattr(adapter, "signature", adapter.name),
-        examples=count[0],
-        elapsed=time.monotonic() - start,
-        findings=findings,
-        conformance=matrix,
-        sources={level: _source(adapter, level) for level in levels},
-        reference_signature=adapter.claims.params().signature(None if adapter.supports.multi_reference else 1),
-    )
+    """Audit one implementation, its levels one after the other in this process."""
+    units = [audit_level(adapter, level, seed=seed, max_examples=max_examples, tolerance=tolerance,
+                         cases_dir=cases_dir, progress=progress) for level in levels_of(adapter)]
+    summary = summarize(adapter, units)
     if progress:
-        progress(Progress(adapter.name, "done", count[0], len(summary.findings), summary.elapsed))
+        progress(Progress(adapter.name, "done", summary.examples, len(summary.findings), summary.elapsed))
     return summary
 
 
 def run_audit(adapters, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
               cases_dir: Optional[Path] = Path("cases"), save_cases: bool = False, derandomize: bool = False,
               progress: Optional[Callable[[Progress], None]] = None,
-              on_summary: Optional[Callable[[AdapterSummary], None]] = None) -> AuditResult:
-    """Audit each adapter in turn (stable entry point of the Python API).  ``on_summary`` is
-    called as soon as each implementation is done (the CLI starts patch verification then)."""
+              on_summary: Optional[Callable[[AdapterSummary], None]] = None, jobs: int = 1) -> AuditResult:
+    """Audit the adapters (stable entry point of the Python API).
+
+    The search is always seeded from ``seed`` (``derandomize`` is accepted for compatibility:
+    it changes nothing).  ``jobs`` > 1 runs the (implementation, level) units in that many
+    processes, each re-creating its adapter from ``adapter.spec`` (set by
+    ``audit.adapters.resolve``); adapters without a spec are audited here.  The findings do
+    not depend on ``jobs``.  The pool starts processes with ``spawn``: a script that passes
+    ``jobs`` > 1 needs the ``if __name__ == "__main__":`` guard.  ``on_summary`` is called as soon as each implementation is done
+    (the CLI starts patch verification then).
+    """
+    from .parallel import run_units
+
     result = AuditResult(seed=seed, max_examples=max_examples, tolerance=tolerance)
-    for adapter in adapters:
-        summary = audit_adapter(adapter, seed=seed, max_examples=max_examples, tolerance=tolerance,
-                                cases_dir=cases_dir, derandomize=derandomize, progress=progress)
-        result.adapters.append(summary)
-        if on_summary is not None:
-            on_summary(summary)
+    options = dict(seed=seed, max_examples=max_examples, tolerance=tolerance, cases_dir=cases_dir)
+    result.adapters = run_units(list(adapters), options, jobs=jobs, progress=progress, on_summary=on_summary)
     if save_cases and cases_dir is not None:
         save_findings_as_cases(result, Path(cases_dir))
     return result
-

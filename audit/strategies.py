@@ -1,4 +1,4 @@
-"""Hypothesis strategies built for chrF: the inputs where implementations actually differ.
+r"""Hypothesis strategies built for chrF: the inputs where implementations actually differ.
 
 Generic ``st.text()`` almost never produces what breaks a chrF implementation: text shorter
 than the n-gram order, repeated n-grams (clipping), the 29 code points ``str.isspace()``
@@ -12,8 +12,12 @@ simplest option first, so Hypothesis shrinks a failing text towards ``""`` and t
 (a list shrinks to empty, ``one_of`` to its first branch, ``sampled_from`` to its first
 element).  Inputs derived from a reference shrink towards an identical copy of a short one.
 
-No strategy ever produces a surrogate code point (U+D800..U+DFFF): they cannot be encoded
-as UTF-8, so they could not reach an external implementation over the JSON protocol.
+Control characters (C0, DEL and C1: NUL, ESC, U+0080..U+009F, ...) are drawn as often as
+any other class: an implementation that chokes on NUL must be found.  Lone surrogates
+(U+D800..U+DFFF, legal in a Python ``str``, what ``surrogateescape`` decoding makes of bad
+bytes) are drawn only with ``surrogates=True``: the runner asks for them for Python
+callables and for external programs whose hello says they take them (JSON carries them as
+``\udXXX`` escapes).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from hypothesis import strategies as st
 
 __all__ = [
     "WHITESPACE", "NOT_WHITESPACE", "COMBINING", "NON_BMP", "CJK", "CASE_SPECIALS",
-    "PUNCT_WORDS", "ASCII_WORDS", "characters", "texts", "sentence_inputs", "corpus_inputs",
+    "PUNCT_WORDS", "ASCII_WORDS", "CONTROLS", "SURROGATES", "characters", "texts", "sentence_inputs", "corpus_inputs",
     "claim_swarm", "CLAIM_VALUES",
 ]
 
@@ -69,6 +73,12 @@ ASCII_WORDS = (
     "house", "ab", "ba", "aa", "de", "1", "42",
 )
 _ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: C0 controls (NUL and ESC first), DEL and the C1 controls.  Ten of them are whitespace for
+#: ``str.isspace()`` (U+0009..U+000D, U+001C..U+001F, U+0085; sacreBLEU removes them), the
+#: other 55 are ordinary characters for every definition (docs/definitions.md).
+CONTROLS = "\x00\x1b\x7f" + "".join(chr(c) for c in [*range(0x01, 0x20), *range(0x80, 0xA0)] if c != 0x1B)
+#: Lone surrogates: the first and last high and low ones, and surrogateescape's U+DC80..U+DCFF.
+SURROGATES = "\ud800\udbff\udc00\udfff\udc80\udcff\udce9"
 
 
 def _no_surrogates(s: str) -> bool:
@@ -76,9 +86,10 @@ def _no_surrogates(s: str) -> bool:
 
 
 @lru_cache(maxsize=None)
-def characters() -> st.SearchStrategy[str]:
+def characters(surrogates: bool = False) -> st.SearchStrategy[str]:
     """One code point (or a base letter plus combining mark), from the chrF edge classes,
     ``"a"`` first.  Used for character edits of a reference."""
+    extra = [st.sampled_from(SURROGATES)] if surrogates else []
     return st.one_of(
         st.sampled_from("abcab"),  # common letters first: shrink target "a"
         st.sampled_from(_ASCII_LETTERS),
@@ -88,6 +99,8 @@ def characters() -> st.SearchStrategy[str]:
         st.sampled_from(NON_BMP + CJK),
         st.sampled_from(CASE_SPECIALS),
         st.sampled_from(".,!?()'\"-:;"),
+        st.sampled_from(CONTROLS),
+        *extra,
         # rarely, anything that is a valid scalar value (no surrogates: category Cs excluded)
         st.characters(exclude_categories=("Cs",)),
     )
@@ -101,7 +114,7 @@ def _repeated() -> st.SearchStrategy[str]:
 
 
 @lru_cache(maxsize=None)
-def _piece() -> st.SearchStrategy[str]:
+def _piece(surrogates: bool = False) -> st.SearchStrategy[str]:
     """One piece of a text.  Weighting by repetition of the common branches."""
     words = st.sampled_from(ASCII_WORDS)
     space = st.just(" ")
@@ -118,12 +131,14 @@ def _piece() -> st.SearchStrategy[str]:
         st.sampled_from(CASE_SPECIALS),
         st.sampled_from(NON_BMP + CJK),
         st.sampled_from(NOT_WHITESPACE + COMBINING),
-        characters(),
+        st.sampled_from(CONTROLS),
+        *([st.sampled_from(SURROGATES)] if surrogates else []),
+        characters(surrogates),
     )
 
 
 @lru_cache(maxsize=None)
-def texts(min_size: int = 0, max_size: int = 80) -> st.SearchStrategy[str]:
+def texts(min_size: int = 0, max_size: int = 80, surrogates: bool = False) -> st.SearchStrategy[str]:
     """Texts biased to chrF's edges (see the module docstring), ``""`` and ``"a"`` first.
 
     Two regimes: *short* texts of 0..8 code points (a few pieces, mostly single characters:
@@ -133,8 +148,8 @@ def texts(min_size: int = 0, max_size: int = 80) -> st.SearchStrategy[str]:
     """
     if min_size < 0 or max_size < min_size:
         raise ValueError(f"need 0 <= min_size <= max_size, got {min_size}, {max_size}")
-    short = st.lists(st.one_of(characters(), _piece()), max_size=4).map("".join).map(lambda s: s[:8])
-    sentence = st.lists(_piece(), min_size=1, max_size=30).map("".join)
+    short = st.lists(st.one_of(characters(surrogates), _piece(surrogates)), max_size=4).map("".join).map(lambda s: s[:8])
+    sentence = st.lists(_piece(surrogates), min_size=1, max_size=30).map("".join)
 
     def fit(s: str) -> str:
         s = s[:max_size]
@@ -152,13 +167,13 @@ _BOOLEANS = st.booleans()
 
 
 @lru_cache(maxsize=None)
-def _word_substitutes() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(ASCII_WORDS), st.sampled_from(PUNCT_WORDS), _piece())
+def _word_substitutes(surrogates: bool = False) -> st.SearchStrategy[str]:
+    return st.one_of(st.sampled_from(ASCII_WORDS), st.sampled_from(PUNCT_WORDS), _piece(surrogates))
 
 
 @lru_cache(maxsize=None)
-def _word_inserts() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(ASCII_WORDS), _piece())
+def _word_inserts(surrogates: bool = False) -> st.SearchStrategy[str]:
+    return st.one_of(st.sampled_from(ASCII_WORDS), _piece(surrogates))
 
 
 _EDITS = (
@@ -180,13 +195,13 @@ _EDITS = (
 )
 
 
-def _edit(draw, ref: str) -> str:
+def _edit(draw, ref: str, surrogates: bool = False) -> str:
     """A hypothesis derived from ``ref`` by one kind of edit (several applications)."""
     kind = draw(_sampled(_EDITS))
     if kind == "copy":
         return ref
     if kind == "independent":
-        return draw(texts())
+        return draw(texts(surrogates=surrogates))
     times = draw(_ints(1, 3))
     s = ref
     for _ in range(times):
@@ -194,24 +209,24 @@ def _edit(draw, ref: str) -> str:
             i = draw(_ints(0, len(s)))
             if kind == "char-substitute" and s:
                 i = min(i, len(s) - 1)
-                s = s[:i] + draw(characters()) + s[i + 1 :]
+                s = s[:i] + draw(characters(surrogates)) + s[i + 1 :]
             elif kind == "char-delete" and s:
                 i = min(i, len(s) - 1)
                 s = s[:i] + s[i + 1 :]
             else:
-                s = s[:i] + draw(characters()) + s[i:]
+                s = s[:i] + draw(characters(surrogates)) + s[i:]
         elif kind.startswith("word-"):
             w = s.split(" ")
             i = draw(_ints(0, max(len(w) - 1, 0)))
             if kind == "word-delete" and len(w) > 1:
                 del w[i]
             elif kind == "word-substitute":
-                w[i] = draw(_word_substitutes())
+                w[i] = draw(_word_substitutes(surrogates))
             elif kind == "word-swap" and len(w) > 1:
                 j = draw(_ints(0, len(w) - 1))
                 w[i], w[j] = w[j], w[i]
             else:
-                w.insert(i, draw(_word_inserts()))
+                w.insert(i, draw(_word_inserts(surrogates)))
             s = " ".join(w)
         elif kind == "duplicate":
             how = draw(_sampled(("whole", "char", "word")))
@@ -263,14 +278,14 @@ def _edit(draw, ref: str) -> str:
 
 
 @st.composite
-def _segment(draw, nrefs: int) -> tuple[str, list[str]]:
-    refs = [draw(texts())]
+def _segment(draw, nrefs: int, surrogates: bool = False) -> tuple[str, list[str]]:
+    refs = [draw(texts(surrogates=surrogates))]
     # further references: mostly independent, sometimes a variant of the first (ties, best-of)
     for _ in range(nrefs - 1):
-        refs.append(_edit(draw, refs[0]) if draw(_BOOLEANS) else draw(texts()))
+        refs.append(_edit(draw, refs[0], surrogates) if draw(_BOOLEANS) else draw(texts(surrogates=surrogates)))
     source = refs[draw(_ints(0, nrefs - 1))]
-    hyp = _edit(draw, source)
-    assert _no_surrogates(hyp) and all(map(_no_surrogates, refs))
+    hyp = _edit(draw, source, surrogates)
+    assert surrogates or (_no_surrogates(hyp) and all(map(_no_surrogates, refs)))
     return hyp, refs
 
 
@@ -278,7 +293,7 @@ _segments = lru_cache(maxsize=None)(_segment)
 
 
 @st.composite
-def sentence_inputs(draw, max_refs: int = 3) -> tuple[str, list[str]]:
+def sentence_inputs(draw, max_refs: int = 3, surrogates: bool = False) -> tuple[str, list[str]]:
     """``(hypothesis, [references])`` with 1..max_refs references.
 
     The hypothesis is usually derived from one of the references by a kind of edit (an
@@ -291,11 +306,12 @@ def sentence_inputs(draw, max_refs: int = 3) -> tuple[str, list[str]]:
     if max_refs < 1:
         raise ValueError("max_refs must be >= 1")
     nrefs = draw(_ints(1, max_refs))
-    return draw(_segments(nrefs))
+    return draw(_segments(nrefs, surrogates))
 
 
 @st.composite
-def corpus_inputs(draw, max_segments: int = 6, max_refs: int = 3) -> tuple[list[str], list[list[str]]]:
+def corpus_inputs(draw, max_segments: int = 6, max_refs: int = 3,
+                  surrogates: bool = False) -> tuple[list[str], list[list[str]]]:
     """``(hypotheses, references)`` with 1..max_segments segments, ``references[i]`` the
     references of segment i; every segment has the same number of references (sacreBLEU's
     corpus API needs a rectangular reference set).  Segments include empty and very short
@@ -307,7 +323,7 @@ def corpus_inputs(draw, max_segments: int = 6, max_refs: int = 3) -> tuple[list[
     nseg = draw(_ints(1, max_segments))
     hyps, refs = [], []
     for _ in range(nseg):
-        h, r = draw(_segments(nrefs))
+        h, r = draw(_segments(nrefs, surrogates))
         hyps.append(h)
         refs.append(r)
     return hyps, refs

@@ -56,9 +56,11 @@ def test_baseline_lifecycle(project, capsys):
     assert main(["check", "--quiet", "--json", "out/audit.json", "--junit", "out/junit.xml"]) == 1
     out = capsys.readouterr().out
     assert "NEW      plantedpkg.requested_order_divisor  requested-order-divisor" in out
-    assert "check failed: 1 new finding" in out
+    # one family, found at both levels: two findings, one baseline entry
+    assert "check failed: 2 new findings" in out
     doc = json.loads((project / "out" / "audit.json").read_text())
-    assert [f["family"] for f in doc["findings"]] == ["requested-order-divisor"]
+    assert [(f["family"], f["level"]) for f in doc["findings"]] == [("requested-order-divisor", "sentence"),
+                                                                    ("requested-order-divisor", "corpus")]
     assert (project / "out" / "junit.xml").is_file()
 
     # 2. accepting it (update keeps hand-written reasons) makes the gate pass
@@ -74,7 +76,7 @@ def test_baseline_lifecycle(project, capsys):
     assert (entry["reason"], entry["expires"]) == ("upstream issue #1", "2030-06-30")
     capsys.readouterr()
     assert main(["check", "--quiet", "--today", "2030-01-03"]) == 0
-    assert "check passed: no new finding (1 accepted)" in capsys.readouterr().out
+    assert "check passed: no new finding (2 accepted)" in capsys.readouterr().out
 
     # 3. expiry: reported, fails only with --strict
     assert main(["check", "--quiet", "--today", "2030-07-01"]) == 0

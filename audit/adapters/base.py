@@ -171,6 +171,8 @@ class Adapter(abc.ABC):
     supports: Support
     accepts: frozenset
     sources: dict
+    #: Whether texts may hold lone surrogates (U+D800..U+DFFF); the search draws them only then.
+    accepts_surrogates: bool = False
 
     @property
     def signature(self) -> str:

@@ -350,6 +350,7 @@ class ExternalAdapter(Adapter):
         version = hello.get("version")
         version = str(version) if version is not None else None
         adapter = cls(process, hello or None, claims, supports, accepts, version, sources)
+        adapter.accepts_surrogates = hello.get("lone_surrogates") is True
         process.users = 1  # the adapter above holds the only reference
         return adapter
 
@@ -357,6 +358,7 @@ class ExternalAdapter(Adapter):
         variant = ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts,
                                   self.version, self.sources)
         variant.name = self.name  # a --name given by the user
+        variant.accepts_surrogates = self.accepts_surrogates
         return variant
 
     def _score(self, op: str, items: list) -> list[tuple]:

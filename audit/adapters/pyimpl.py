@@ -52,6 +52,10 @@ TORCHMETRICS_NAMES = ("torchmetrics-chrf", "torchmetrics-chrf++")
 
 
 class PythonAdapter(Adapter):
+    #: A Python callable takes any ``str``, lone surrogates included (what ``surrogateescape``
+    #: decoding makes of bad bytes); the worker's pickles carry them.
+    accepts_surrogates = True
+
     def __init__(
         self,
         *,

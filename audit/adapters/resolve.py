@@ -162,6 +162,12 @@ def resolve(
         for client in clients.values():
             client.close()
         raise
+    # How to re-create these adapters in another process (``--jobs``): this very call, and
+    # the name of the one wanted.
+    call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
+            "timeout": timeout, "isolate": isolate}
+    for a in adapters:
+        a.spec = dict(call, name=a.name)
     return adapters
 
 

@@ -125,7 +125,7 @@ def _report_lines(cmp, baseline, args) -> list[str]:
     lines.append(f"baseline {name}: {len(cmp.accepted)} accepted, {len(cmp.new)} new, "
                  f"{len(cmp.stale)} stale, {len(cmp.expired)} expired")
     for f in cmp.new:
-        lines.append(f"  NEW      {f.implementation}  {f.family}")
+        lines.append(f"  NEW      {f.implementation}  {f.family}  ({f.level} level)")
     for entry, f in cmp.expired:
         lines.append(f"  EXPIRED  {entry.implementation}  {entry.family}: accepted until {entry.expires.isoformat()}"
                      + (f" ({entry.reason})" if entry.reason else ""))

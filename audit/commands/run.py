@@ -66,6 +66,9 @@ def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX
     g.add_argument("--cases", type=Path, default=None, metavar="DIR",
                    help="regression cases replayed first (default cases/ when it exists; a named DIR must exist)")
     g.add_argument("--save-cases", action="store_true", help="save each finding's minimal repro into the cases dir")
+    g.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes auditing (implementation, level) units side by side (default: the number of "
+                        "cores); the findings are the same for any N")
 
 
 def add_output_flags(p: argparse.ArgumentParser) -> None:
@@ -116,6 +119,8 @@ def validate_search_args(args) -> None:
     limits.check_timeout(args.timeout)
     limits.check_claims(claim_overrides(args))
     check_cases_arg(args)
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+        raise UsageError("--jobs must be >= 1")
     if getattr(args, "impact_data", None) is not None:
         if args.impact_systems is not None and args.impact_systems < 2:
             raise UsageError("--impact-systems must be >= 2")
@@ -177,14 +182,16 @@ class ProgressLine:
 
 def execute(args, adapters, on_summary=None):
     """Run the audit for parsed args (shared by run and check)."""
+    from ..parallel import default_jobs
     from ..runner import run_audit
 
+    jobs = getattr(args, "jobs", None) or default_jobs()
     with ProgressLine(not getattr(args, "quiet", False)) as progress:
         try:
             return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
                              cases_dir=args.cases, save_cases=args.save_cases,
                              derandomize=getattr(args, "derandomize", False), progress=progress,
-                             on_summary=on_summary)
+                             on_summary=on_summary, jobs=jobs)
         finally:
             for a in adapters:
                 a.close()
@@ -223,7 +230,7 @@ def impact_studies(args, result) -> dict | None:
             summary = next((a for a in result.adapters if a.implementation == adapter.name and a.findings), None)
             if summary is None:
                 continue
-            families = [f.family for f in summary.findings]
+            families = list(dict.fromkeys(f.family for f in summary.findings))  # a family may show at both levels
             steps = _RichSteps() if sys.stderr.isatty() and not args.quiet else _NullSteps()
             start = time.perf_counter()
             with steps:

@@ -58,10 +58,10 @@ def verification_jobs(summary) -> list[tuple]:
     """(implementation, family, diff, families before) for each suggested patch."""
     before = frozenset(x.family for x in summary.findings)
     jobs = []
-    for f in summary.findings:
-        diff = upstream.patch(f.implementation, f.family)
+    for family in dict.fromkeys(x.family for x in summary.findings):  # one job per family, at any level
+        diff = upstream.patch(summary.implementation, family)
         if diff:
-            jobs.append((f.implementation, f.family, diff, before))
+            jobs.append((summary.implementation, family, diff, before))
     return jobs
 
 

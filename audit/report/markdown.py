@@ -283,6 +283,8 @@ def _finding_section(i: int, f, det: ReportDetails, impact_fam: Any, version: Op
     m = f.minimal
     lines = [f"## {i}. `{f.family}` ({f.level} level)", ""]
     lines += [f"**What is wrong:** {f.title or family_title(f.family)}.", ""]
+    if getattr(f, "evidence", None):
+        lines += [f"**Why this name:** {md_cell(f.evidence)}.", ""]
     if f.flaky:
         lines += ["> ⚠ The minimal repro did not reproduce on replay (flaky).", ""]
     lines += ["### Minimal repro", "", f"```{fd.snippet_language}", fd.snippet.rstrip("\n"), "```", ""]

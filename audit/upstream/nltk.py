@@ -35,35 +35,16 @@ DEFAULT_CLAIMS = {
     "scale": 1,
 }
 
-# -- root causes: (regex on one line of the installed source, what it shows) ------------------
-_ROOT_CAUSES: dict[str, tuple[str, str]] = {
-    "requested-order-divisor": (
-        r"num_ngram_sizes\s*=\s*len\(",
-        "the divisor is the number of requested orders (every order 1..max_len is a key of "
-        "ngram_fscores, including orders without n-grams, which contribute an epsilon)",
-    ),
-    "f-score-averaged": (
-        r"ngram_fscores\[n\]\.append\(fscore\)",
-        "the per-order F-score is collected and averaged, instead of averaging precision and "
-        "recall over the orders and combining them once",
-    ),
-    "corpus-macro-average": (
-        r"return .*/\s*num_sents",
-        "the corpus score divides the summed sentence-level F-scores by the number of "
-        "sentences (a macro-average) instead of scoring the summed n-gram statistics",
-    ),
-    "whitespace-set-white-space": (
-        r"redos\.sub\(\s*r?[\"']\\s",
-        "`\\s` of nltk's regex wrapper matches Unicode White_Space, which lacks "
-        "U+001C..U+001F that str.isspace() (and sacreBLEU) remove",
-    ),
-}
-for _fam in ("whitespace-set-ascii-space", "whitespace-set-ascii", "whitespace-kept", "metamorphic-whitespace"):
-    _ROOT_CAUSES[_fam] = (_ROOT_CAUSES["whitespace-set-white-space"][0], "whitespace removal in _preprocess")
+# -- root causes: (regex on one line of the installed source, what it shows), kept with each
+# family in the deviation registry (audit.deviations.catalogue)
+def _root_causes() -> dict[str, tuple[str, str]]:
+    from ..deviations import root_causes
+
+    return root_causes(NAME)
 
 
 def root_cause(family: str) -> Optional[dict]:
-    return explain_root_cause(MODULE, _ROOT_CAUSES, family)
+    return explain_root_cause(MODULE, _root_causes(), family)
 
 
 # -- repro snippets ----------------------------------------------------------------------------

@@ -20,23 +20,15 @@ MODULE = "sacrebleu.metrics.chrf"
 
 DEFAULT_CLAIMS = dict(CLAIM_DEFAULTS)  # sacreBLEU's defaults are the reference's
 
-_ROOT_CAUSES = {
-    "requested-order-divisor": (r"avg_prec\s*/=\s*effective_order", "averaging of precision and recall over the orders"),
-    "f-score-averaged": (r"score\s*\+=.*denom", "per-order F-scores are summed when eps_smoothing is on"),
-    "corpus-macro-average": (r"def _aggregate_and_compute", "corpus aggregation of statistics"),
-    "whitespace-set-white-space": (r"def _remove_whitespace|_preprocess_segment", "whitespace removal"),
-    "whitespace-set-ascii-space": (r"def _remove_whitespace|_preprocess_segment", "whitespace removal"),
-    "whitespace-set-ascii": (r"def _remove_whitespace|_preprocess_segment", "whitespace removal"),
-    "word-punctuation-not-split": (r"def _remove_punctuation", "chrF++ word tokenization"),
-    "word-punctuation-split-both": (r"def _remove_punctuation", "chrF++ word tokenization"),
-    "no-clipping": (r"def _get_match_statistics", "match counting"),
-    "first-reference-only": (r"def _compute_segment_statistics", "best-reference selection"),
-    "references-averaged": (r"def _compute_segment_statistics", "best-reference selection"),
-}
+def _root_causes() -> dict[str, tuple[str, str]]:
+    """family -> (pattern, why), kept with each family in the deviation registry."""
+    from ..deviations import root_causes
+
+    return root_causes(NAME)
 
 
 def root_cause(family: str) -> Optional[dict]:
-    return explain_root_cause(MODULE, _ROOT_CAUSES, family)
+    return explain_root_cause(MODULE, _root_causes(), family)
 
 
 def _ctor(claims: dict) -> str:

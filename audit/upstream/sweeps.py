@@ -82,11 +82,13 @@ def sweep(implementation: str, finding) -> Optional[dict]:
         sentence, corpus = module.scorers(claims)
     except Exception:
         return None
+    from ..deviations import sweep_of
+
     family = finding.family
+    kind = sweep_of(family)
     nc = kw["char_order"]
 
-    if family in ("requested-order-divisor", "metamorphic-identical-not-perfect", "wrong-ngram-orders",
-                  "precision-loss"):
+    if kind == "length" or family == "precision-loss":
         xs = list(range(1, max(10, nc + 4) + 1))
         texts = [(ALPHABET * 4)[:n] for n in xs]
         return {
@@ -94,7 +96,7 @@ def sweep(implementation: str, finding) -> Optional[dict]:
             "x_label": "length (characters)", "kind": "line", "level": "sentence",
             "rows": _rows_sentence(sentence, kw, [(t, [t]) for t in texts], xs),
         }
-    if family in ("f-score-averaged", "beta-not-squared", "precision-recall-swapped"):
+    if kind == "prefix":
         ref = (ALPHABET * 4)[: 2 * nc]
         xs = list(range(nc, 2 * nc + 1))
         return {
@@ -102,7 +104,7 @@ def sweep(implementation: str, finding) -> Optional[dict]:
             "x_label": "hypothesis length L", "kind": "line", "level": "sentence",
             "rows": _rows_sentence(sentence, kw, [(ref[:n], [ref]) for n in xs], xs),
         }
-    if family.startswith("whitespace-") or family == "metamorphic-whitespace":
+    if kind == "whitespace":
         cps = [cp for cp in range(sys.maxunicode + 1) if chr(cp).isspace()]
         xs = [f"U+{cp:04X}" for cp in cps]
         pairs = [(f"abc{chr(cp)}def", ["abcdef"]) for cp in cps]
@@ -123,11 +125,23 @@ def sweep(implementation: str, finding) -> Optional[dict]:
             "dimension": f"corpus score vs number of {what} (\"{hyp}\" vs \"{ref}\") added to 3 ordinary segments",
             "x_label": "segments added", "kind": "line", "level": "corpus", "rows": rows,
         }
-    if family in ("corpus-macro-average", "metamorphic-segment-order"):
+    if kind == "format-characters":
+        cps = [0xFEFF, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0x00AD]
+        xs = [f"U+{cp:04X}" for cp in cps]
+        pairs = [(f"abc{chr(cp)}def", ["abcdef"]) for cp in cps]
+        return {
+            "dimension": "each format character inserted into the hypothesis (\"abc\" + c + \"def\" vs \"abcdef\")",
+            "x_label": "code point", "kind": "bar", "level": "sentence",
+            "rows": _rows_sentence(sentence, kw, pairs, xs),
+        }
+    if kind in ("corpus-size", "zero-segments"):
+        # zero-segments: every other segment is replaced by one with no match at all
+        pool = CORPUS_POOL if kind == "corpus-size" else [
+            (h, r) if i % 2 == 0 else ("xyz", "abc") for i, (h, r) in enumerate(CORPUS_POOL)]
         rows = []
-        for k in range(1, len(CORPUS_POOL) + 1):
-            hyps = [h for h, _ in CORPUS_POOL[:k]]
-            refs = [[r] for _, r in CORPUS_POOL[:k]]
+        for k in range(1, len(pool) + 1):
+            hyps = [h for h, _ in pool[:k]]
+            refs = [[r] for _, r in pool[:k]]
             exp = corpus_score(hyps, refs, **kw).score
             try:
                 act = float(corpus(hyps, refs))
@@ -139,7 +153,8 @@ def sweep(implementation: str, finding) -> Optional[dict]:
                 "actual": act, "difference": None if act is None else act - float(exp),
             })
         return {
-            "dimension": "corpus score vs number of segments (the first k of %d ordinary segments)" % len(CORPUS_POOL),
+            "dimension": ("corpus score vs number of segments (the first k of %d ordinary segments%s)"
+                          % (len(pool), "" if kind == "corpus-size" else ", every other one without any match")),
             "x_label": "segments", "kind": "line", "level": "corpus", "rows": rows,
         }
     return None

@@ -12,6 +12,7 @@ reference to ~1e-13, far inside the audit's default tolerance (1e-9).
 
 from __future__ import annotations
 
+import struct
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -53,6 +54,11 @@ class Chrf:
     refs: str = "best"  # "first" | "mean"
     corpus_mode: str = "sum"  # "macro"
     round_digits: int | None = None
+    deleted: frozenset = frozenset()  # characters deleted before counting (format characters)
+    float32: bool = False  # every arithmetic result rounded to float32
+
+    def _r(self, x: float) -> float:
+        return struct.unpack("f", struct.pack("f", x))[0] if self.float32 else x
 
     def variant(self, **changes) -> "Chrf":
         return replace(self, **changes)
@@ -61,6 +67,8 @@ class Chrf:
     def _prepare(self, text: str) -> str:
         if self.normalize:
             text = unicodedata.normalize(self.normalize, text)
+        if self.deleted:
+            text = "".join(c for c in text if c not in self.deleted)
         if self.case == "casefold":
             text = text.casefold()
         elif self.case == "lower-always" or self.lowercase:
@@ -76,6 +84,8 @@ class Chrf:
                 text = text.replace(" ", "")
             elif mode == "ascii":
                 text = "".join(c for c in text if c not in ASCII_WS)
+            elif mode == "strip":
+                text = text.strip()
             elif mode == "white-space":
                 text = "".join(c for c in text if c not in WHITE_SPACE)
             elif mode != "none":
@@ -136,11 +146,12 @@ class Chrf:
         return out
 
     def _f(self, p: float, r: float) -> float:
-        b2 = self.beta * self.beta if self.beta_squared else self.beta
+        _r = self._r
+        b2 = _r(self.beta * self.beta) if self.beta_squared else self.beta
         if self.swap_pr:
             p, r = r, p
-        denom = b2 * p + r
-        return (1 + b2) * p * r / denom if denom else 0.0
+        denom = _r(_r(b2 * p) + r)
+        return _r(_r(_r(_r(1 + b2) * p) * r) / denom) if denom else 0.0
 
     def _score(self, stats: list[tuple[int, int, int]], empty: bool = False) -> float:
         if empty and self.empty_score:
@@ -151,11 +162,17 @@ class Chrf:
         k = len(stats) if self.divisor == "requested" else len(eff)
         if self.combine == "f-mean":
             return 100 * sum(self._f(m / h, m / r) for h, r, m in eff) / k
-        p = sum(m / h for h, r, m in eff) / k
-        r = sum(m / r for h, r, m in eff) / k
+        if self.combine == "pooled":  # one P and one R over the n-grams of every order
+            hs, rs, ms = (sum(x[i] for x in stats) for i in range(3))
+            return 100 * self._f(ms / hs, ms / rs) if ms else 0.0
+        _r = self._r
+        p = r = 0.0
+        for h, rr, m in eff:
+            p, r = _r(p + _r(m / h)), _r(r + _r(m / rr))
+        p, r = _r(p / k), _r(r / k)
         if p + r == 0:
             return 0.0
-        return 100 * self._f(p, r)
+        return _r(100 * self._f(p, r))
 
     def _segment(self, hypothesis: str, references: list[str]) -> tuple[list, float, bool]:
         """(statistics of the chosen reference, sentence score, no n-gram on either side)."""
@@ -169,6 +186,14 @@ class Chrf:
             return cands[0], scores[0], empties[0]
         if self.refs == "mean":
             return cands[0], sum(scores) / len(scores), empties[0]
+        if self.refs == "sentinel":  # the search starts from 0: no reference may win
+            best, best_score = None, 0.0
+            for i in range(len(cands)):
+                if scores[i] > best_score + 1e-9:
+                    best, best_score = i, scores[i]
+            if best is None:
+                return [(0, 0, 0)] * len(cands[0]), 0.0, False
+            return cands[best], scores[best], empties[best]
         best = 0
         for i in range(1, len(cands)):
             # float scores of exactly tied references can differ in the last bit

@@ -1,0 +1,89 @@
+"""The one registry of deviations: everything chrf-audit knows about a family, in one place.
+
+A *deviation* is one way a chrF implementation departs from the definition it claims.  Its
+entry (``Deviation``) holds the stable id, a one-sentence implementation-neutral title, the
+exact model (field changes of ``audit.models.TextVariant`` / ``ScoreVariant``), when the
+model applies (parameters, level, number of references and segments), the generator of the
+*trigger* inputs that confirm an explanation naming it (``audit.deviations.triggers``), the
+scope sweep the upstream reports draw, and root-cause patterns per upstream library.
+
+``audit.families`` (ids and titles), ``audit.models`` (which alternatives an explanation may
+use, and how a variant is named), ``audit.impact`` (single-family models) and
+``audit.upstream`` (root-cause patterns, sweeps) all read this registry: adding a family is
+one entry in ``catalogue`` (plus, when it needs new behaviour, one field in ``models``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Optional
+
+
+def always(params, level: str, nrefs: int, nsegs: int) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Deviation:
+    id: str
+    title: str
+    #: "text" (changes the integer statistics), "score" (a function of the statistics),
+    #: "output" (the final number), "outcome" (no number, or a property of calls),
+    #: "metamorphic" (a relation between two calls), "unexplained".
+    stage: str
+    #: Alternative exact models, each one (field, value) of the stage's variant class;
+    #: several when the family has variants (NFC/NFD/..., orders off by one either way).
+    models: tuple = ()
+    #: (params, level, nrefs, nsegs) -> does the model apply to such an input?
+    applies: Callable = always
+    #: Name of the trigger generator (``triggers.GENERATORS``) that draws held-out inputs.
+    trigger: Optional[str] = None
+    #: Name of the scope sweep (``audit.upstream.sweeps``), None: no sweep.
+    sweep: Optional[str] = None
+    #: upstream library -> (regex on one line of its installed source, what that line shows)
+    roots: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: (params, (field, value)) -> does this one model apply (None: all of them do)?
+    model_filter: Optional[Callable] = None
+
+
+from .catalogue import DEVIATIONS  # noqa: E402  (the entries need Deviation)
+
+REGISTRY: dict[str, Deviation] = {d.id: d for d in DEVIATIONS}
+assert len(REGISTRY) == len(DEVIATIONS), "duplicate deviation id"
+
+
+def get(family: str) -> Optional[Deviation]:
+    return REGISTRY.get(family)
+
+
+def titles() -> dict[str, str]:
+    """id -> title, in registry order (the order reports list families in)."""
+    return {d.id: d.title for d in DEVIATIONS}
+
+
+def modelled(stage: str) -> list[Deviation]:
+    return [d for d in DEVIATIONS if d.stage == stage and d.models]
+
+
+def alternatives(stage: str, params, level: str, nrefs: int, nsegs: int) -> list[tuple[str, object]]:
+    """(field, value) pairs of every model of ``stage`` that applies to such an input."""
+    return [m for d in modelled(stage) if d.applies(params, level, nrefs, nsegs) for m in d.models
+            if d.model_filter is None or d.model_filter(params, m)]
+
+
+def family_of(stage: str, fld: str, value) -> Optional[str]:
+    """The family id whose model sets ``fld`` to ``value`` (None: no family does)."""
+    for d in modelled(stage):
+        if (fld, value) in d.models:
+            return d.id
+    return None
+
+
+def root_causes(library: str) -> dict[str, tuple[str, str]]:
+    """family -> (pattern, why) for one upstream library ("nltk", "sacrebleu")."""
+    return {d.id: d.roots[library] for d in DEVIATIONS if library in d.roots}
+
+
+def sweep_of(family: str) -> Optional[str]:
+    d = REGISTRY.get(family)
+    return d.sweep if d else None

@@ -1,0 +1,233 @@
+"""The entries of the deviation registry, in report order.  Titles are implementation-neutral:
+remarks about one library (versions, its source) belong in ``roots`` or ``audit.upstream``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import Deviation
+
+
+def _sacre(p, level, nrefs, nsegs):
+    return p.definition == "sacrebleu"
+
+
+def _not_sacre(p, level, nrefs, nsegs):
+    return p.definition != "sacrebleu"
+
+
+def _beta_not_1(p, level, nrefs, nsegs):
+    return p.beta != 1
+
+
+def _multi_ref(p, level, nrefs, nsegs):
+    return nrefs > 1
+
+
+def _corpus(p, level, nrefs, nsegs):
+    return level == "corpus"
+
+
+def _corpus_multi(p, level, nrefs, nsegs):
+    return level == "corpus" and nsegs > 1
+
+
+def _ws_removed_by_claim(p, level, nrefs, nsegs):
+    return not p.whitespace
+
+
+def _ws_removed_by_claim_sacre(p, level, nrefs, nsegs):
+    return not p.whitespace and p.definition != "chrfpp"
+
+
+def _ws_kept_by_claim(p, level, nrefs, nsegs):
+    return p.whitespace
+
+
+def _chrfpp_ws(p, level, nrefs, nsegs):
+    return not p.whitespace and p.definition == "chrfpp"
+
+
+def _lower(p, level, nrefs, nsegs):
+    return p.lowercase
+
+
+def _not_lower(p, level, nrefs, nsegs):
+    return not p.lowercase
+
+
+def _words(p, level, nrefs, nsegs):
+    return p.word_order > 0
+
+
+_WS_NLTK = (r"redos\.sub\(\s*r?[\"']\\s", "whitespace removal in _preprocess")
+_WS_SACRE = (r"def _remove_whitespace|_preprocess_segment", "whitespace removal")
+_REFS_SACRE = (r"def _compute_segment_statistics", "best-reference selection")
+_WORDS_SACRE = (r"def _remove_punctuation", "chrF++ word tokenization")
+
+DEVIATIONS = [
+    # -- how per-order statistics become a score
+    Deviation(
+        "requested-order-divisor",
+        "precision and recall are averaged over all requested n-gram orders instead of the effective orders "
+        "(those with n-grams on both sides), so inputs shorter than the order are deflated",
+        "score", (("divisor", "requested"),), _sacre, "short", "length",
+        {"nltk": (r"num_ngram_sizes\s*=\s*len\(",
+                  "the divisor is the number of requested orders (every order 1..max_len is a key of "
+                  "ngram_fscores, including orders without n-grams, which contribute an epsilon)"),
+         "sacrebleu": (r"avg_prec\s*/=\s*effective_order", "averaging of precision and recall over the orders")}),
+    Deviation(
+        "f-score-averaged",
+        "the per-order F-scores are averaged instead of averaging precision and recall first and combining them once",
+        "score", (("average", "f"),), _sacre, "unequal-pr", "prefix",
+        {"nltk": (r"ngram_fscores\[n\]\.append\(fscore\)",
+                  "the per-order F-score is collected and averaged, instead of averaging precision and "
+                  "recall over the orders and combining them once"),
+         "sacrebleu": (r"score\s*\+=.*denom", "per-order F-scores are summed when eps_smoothing is on")}),
+    Deviation(
+        "effective-order-divisor",
+        "per-order scores are averaged over the effective orders only, where the claimed definition averages "
+        "over all requested orders",
+        "score", (("divisor", "effective"),), _not_sacre, "short", "length"),
+    Deviation(
+        "precision-recall-averaged",
+        "precision and recall are averaged over orders and combined once, where the claimed definition "
+        "averages per-order F-scores",
+        "score", (("average", "pr"),), _not_sacre, "unequal-pr", "prefix"),
+    Deviation(
+        "precision-recall-pooled",
+        "precision and recall are each computed once over the n-grams of all orders pooled together, "
+        "instead of per order and then averaged",
+        "score", (("average", "pooled"),), trigger="unequal-pr", sweep="prefix"),
+    Deviation(
+        "beta-not-squared", "F-beta is computed with beta instead of beta squared",
+        "score", (("beta_not_squared", True),), _beta_not_1, "unequal-pr", "prefix"),
+    Deviation(
+        "wrong-beta", "F is computed with a beta other than the claimed one",
+        "score", tuple(("beta", Fraction(b)) for b in (1, 2, 3, Fraction(1, 2))), trigger="unequal-pr",
+        sweep="prefix",
+        # not the claimed beta, nor the betas that are the same formula as the swap (1/beta)
+        # or as beta-not-squared (sqrt(beta))
+        model_filter=lambda p, m: m[1] not in (p.beta, 1 / p.beta) and m[1] * m[1] != p.beta),
+    Deviation(
+        "precision-recall-swapped", "precision and recall are swapped in the F-beta formula (beta weights precision)",
+        "score", (("swapped", True),), _beta_not_1, "unequal-pr", "prefix"),
+    Deviation(
+        "empty-input-perfect", "an input with no n-grams on either side scores 100 instead of 0",
+        "score", (("empty_perfect", True),), trigger="empty"),
+    Deviation(
+        "empty-input-epsilon", "an input with no n-grams on either side scores a smoothing epsilon instead of 0",
+        "score"),
+    # -- counting
+    Deviation(
+        "no-clipping",
+        "matches are not clipped: repeated n-grams are counted more often than the reference holds them",
+        "text", (("clip", False),), trigger="repeats",
+        roots={"sacrebleu": (r"def _get_match_statistics", "match counting")}),
+    Deviation(
+        "hypothesis-ngrams-where-reference-has-none",
+        "hypothesis n-grams are counted for orders the reference has none of",
+        "text", (("hyp_where_no_ref", True),), _corpus, "short-references"),
+    Deviation(
+        "wrong-ngram-orders", "the wrong set of n-gram orders is used (off by one)",
+        "text", (("orders", "minus-one"), ("orders", "plus-one"), ("orders", "from-two")), trigger="plain",
+        sweep="length", model_filter=lambda p, m: not (m[1] == "minus-one" and p.char_order == 1)),
+    # -- text handling
+    Deviation("whitespace-set-ascii-space", "only U+0020 is removed, other whitespace is scored as characters",
+              "text", (("ws", "whitespace-set-ascii-space"),), _ws_removed_by_claim_sacre, "whitespace", "whitespace",
+              {"nltk": _WS_NLTK, "sacrebleu": _WS_SACRE}),
+    Deviation("whitespace-set-ascii",
+              "only ASCII whitespace is removed, Unicode whitespace is scored as characters",
+              "text", (("ws", "whitespace-set-ascii"),), _ws_removed_by_claim_sacre, "whitespace", "whitespace",
+              {"nltk": _WS_NLTK, "sacrebleu": _WS_SACRE}),
+    Deviation("whitespace-set-white-space",
+              "Unicode White_Space is removed instead of every str.isspace() code point: U+001C..U+001F are "
+              "scored as characters",
+              "text", (("ws", "whitespace-set-white-space"),), _ws_removed_by_claim_sacre, "whitespace",
+              "whitespace",
+              {"nltk": (r"redos\.sub\(\s*r?[\"']\\s",
+                        "`\\s` of nltk's regex wrapper matches Unicode White_Space, which lacks "
+                        "U+001C..U+001F that str.isspace() (and sacreBLEU) remove"),
+               "sacrebleu": _WS_SACRE}),
+    Deviation("whitespace-set-isspace",
+              "every str.isspace() code point is removed, where the claimed definition (chrF++.py) removes only "
+              "U+0020 inside a line",
+              "text", (("ws", "whitespace-set-isspace"),), _chrfpp_ws, "whitespace", "whitespace"),
+    Deviation("whitespace-stripped-ends-only",
+              "whitespace is stripped from the ends of the text only; whitespace inside it is scored as characters",
+              "text", (("ws", "whitespace-stripped-ends-only"),), _ws_removed_by_claim_sacre, "whitespace",
+              "whitespace", {"nltk": _WS_NLTK}),
+    Deviation("whitespace-kept", "whitespace is scored as characters although the definition removes it",
+              "text", (("ws", "whitespace-kept"),), _ws_removed_by_claim, "whitespace", "whitespace",
+              {"nltk": _WS_NLTK}),
+    Deviation("whitespace-removed", "whitespace is removed although the claimed parameters keep it",
+              "text", (("ws", "whitespace-removed"),), _ws_kept_by_claim, "whitespace", "whitespace"),
+    Deviation("format-characters-deleted",
+              "format characters (U+FEFF, the zero-width (non-)joiners U+200C/U+200D, the direction marks "
+              "U+200E/U+200F) are deleted before counting",
+              "text", (("format_deleted", "bom"), ("format_deleted", "format")), trigger="format",
+              sweep="format-characters"),
+    Deviation("case-folded", "text is lowercased although the claimed parameters are case-sensitive",
+              "text", (("case", "case-folded"),), _not_lower, "case"),
+    Deviation("case-not-folded", "text is not lowercased although the claimed parameters ask for it",
+              "text", (("case", "case-not-folded"),), _lower, "case"),
+    Deviation("casefold-instead-of-lower",
+              "str.casefold() (full case folding, e.g. ß -> ss) is used instead of str.lower()",
+              "text", (("case", "casefold-instead-of-lower"),), _lower, "casefold"),
+    Deviation("utf8-bytes", "n-grams are over UTF-8 bytes instead of code points",
+              "text", (("units", "utf8-bytes"),), trigger="non-ascii"),
+    Deviation("utf16-code-units",
+              "n-grams are over UTF-16 code units instead of code points (non-BMP characters count twice)",
+              "text", (("units", "utf16-code-units"),), trigger="non-bmp"),
+    Deviation("unicode-normalization", "text is Unicode-normalized (NFC/NFD/NFKC/NFKD) before counting",
+              "text", tuple(("units", u) for u in ("NFC", "NFD", "NFKC", "NFKD")), trigger="normalization"),
+    Deviation("word-punctuation-not-split", "chrF++ word tokens keep their ASCII punctuation attached",
+              "text", (("words", "word-punctuation-not-split"),), _words, "punctuation",
+              roots={"sacrebleu": _WORDS_SACRE}),
+    Deviation("word-punctuation-split-both", "chrF++ word tokens have punctuation split off both ends",
+              "text", (("words", "word-punctuation-split-both"),), _words, "punctuation",
+              roots={"sacrebleu": _WORDS_SACRE}),
+    # -- references and corpus
+    Deviation("corpus-macro-average",
+              "the corpus score is the mean of sentence scores instead of being computed from summed statistics",
+              "score", (("macro", True),), _corpus_multi, "segments", "corpus-size",
+              {"nltk": (r"return .*/\s*num_sents",
+                        "the corpus score divides the summed sentence-level F-scores by the number of "
+                        "sentences (a macro-average) instead of scoring the summed n-gram statistics"),
+               "sacrebleu": (r"def _aggregate_and_compute", "corpus aggregation of statistics")}),
+    Deviation("best-reference-sentinel-zero",
+              "the best-reference search starts from a score of 0, so a segment that scores 0 against every "
+              "reference contributes no statistics to the corpus",
+              "score", (("references", "sentinel-zero"),), _corpus, "zero-segments", "zero-segments",
+              {"sacrebleu": _REFS_SACRE}),
+    Deviation("unmatched-segment-reference-dropped",
+              "a segment that matches none of its references adds its hypothesis n-grams but no reference "
+              "n-grams to the corpus statistics, so corpus recall is inflated",
+              "score", (("unmatched_dropped", True),), _corpus, "zero-segments"),
+    Deviation("first-reference-only", "only the first reference is used instead of the best one",
+              "score", (("references", "first"),), _multi_ref, "references", roots={"sacrebleu": _REFS_SACRE}),
+    Deviation("references-averaged",
+              "scores against several references are averaged instead of taking the best",
+              "score", (("references", "mean"),), _multi_ref, "references", roots={"sacrebleu": _REFS_SACRE}),
+    # -- output
+    Deviation("precision-loss", "the score is rounded or computed in low precision", "output", trigger="plain"),
+    Deviation("float32-arithmetic", "the score is computed in single-precision (float32) arithmetic throughout",
+              "output", trigger="plain", sweep="prefix"),
+    # -- outcomes that need no model
+    Deviation("exception", "the implementation raised an exception", "outcome"),
+    Deviation("crash", "the implementation's process died", "outcome"),
+    Deviation("timeout", "the implementation did not answer within the timeout", "outcome"),
+    Deviation("invalid-output", "the implementation returned something that is not a finite number", "outcome"),
+    Deviation("out-of-range", "the score is outside [0, scale]", "outcome"),
+    Deviation("nondeterminism", "the same input gave different scores on repeated calls", "outcome"),
+    Deviation("metamorphic-identical-not-perfect", "an identical non-empty hypothesis and reference do not score 100",
+              "metamorphic", sweep="length"),
+    Deviation("metamorphic-segment-order", "the corpus score changes when segments are reordered", "metamorphic",
+              sweep="corpus-size"),
+    Deviation("metamorphic-whitespace", "inserting whitespace that the definition removes changes the score",
+              "metamorphic", sweep="whitespace", roots={"nltk": _WS_NLTK}),
+    Deviation("metamorphic-added-reference", "adding a reference lowers a best-reference sentence score",
+              "metamorphic"),
+    Deviation("unexplained", "the score differs from the definition and no known deviation explains it",
+              "unexplained"),
+]

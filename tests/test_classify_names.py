@@ -1,0 +1,87 @@
+"""A name is earned by prediction: coincidences on one input are refused, true names kept.
+
+The inputs are ones on which a wrong story fits the divergent input exactly (found by
+``audit.explain``), for implementations whose bug no family describes (tests/planted_unknown)
+or that the catalogue names since this issue.  In-process adapters: no worker processes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from audit.adapters import resolve
+from audit.checker import Checker
+from audit.explain import explain
+
+
+def _checker(module: str, package: str = "tests.planted_unknown"):
+    import importlib
+
+    mod = importlib.import_module(f"{package}.{module}")
+    [adapter] = resolve(f"{package}.{module}:sentence", corpus_impl=f"{package}.{module}:corpus",
+                        overrides=mod.CLAIMS, isolate=False)
+    return Checker(adapter, 1e-9)
+
+
+@pytest.mark.parametrize("module, hyp, ref", [
+    ("punctuation_removed", ",ba,", ","),  # fits wrong-ngram-orders on this input
+    ("punctuation_removed", "aaa", "a,b,a"),  # fits two three-deviation stories
+    ("digits_removed", "1b", "121"),  # fits wrong-ngram-orders
+    ("digits_removed", "2", "ab212"),
+])
+def test_a_coincidence_is_not_a_name(module, hyp, ref):
+    checker = _checker(module)
+    params = checker.adapter.claims.params()
+    actual = checker.adapter.sentence_scores([(hyp, [ref])])[0].value
+    stories = next(explain([(hyp, [ref])], params, "sentence", actual, 1e-9))
+    assert stories, "the input must fit some story, or the test proves nothing"
+    obs = checker.check("sentence", {"hypothesis": hyp, "references": [ref]})
+    assert obs.key[0] == "unexplained", (obs.key, [s.families for s in stories])
+    assert obs.key[1:] == (("~punctuation",) if module == "punctuation_removed" else ("~digits",))
+
+
+@pytest.mark.parametrize("module, hyp, ref, family", [
+    ("whitespace_stripped_ends_only", "a b", "ab", "whitespace-stripped-ends-only"),
+    ("format_characters_deleted", "a\ufeff", "a", "format-characters-deleted"),
+    ("precision_recall_pooled", "abc", "ab", "precision-recall-pooled"),
+    ("wrong_beta", "ab", "a", "wrong-beta"),
+])
+def test_a_new_family_is_named_with_its_evidence(module, hyp, ref, family):
+    checker = _checker(module, "tests.planted")
+    obs = checker.check("sentence", {"hypothesis": hyp, "references": [ref]})
+    assert obs.key == (family,)
+    predicted, targeted = checker.classifier.evidence[("sentence", (family,))]
+    assert predicted == targeted >= 5
+    assert obs.detail.endswith(f"explains {predicted} of {targeted} targeted inputs")
+
+
+def test_sentinel_and_float32_are_named_at_their_level():
+    checker = _checker("best_reference_sentinel_zero", "tests.planted")
+    obs = checker.check("corpus", {"hypotheses": ["a", "b"], "references": [["a"], ["c"]]})
+    assert obs.key == ("best-reference-sentinel-zero",)
+    checker = _checker("float32_arithmetic", "tests.planted")
+    obs = checker.check("sentence", {"hypothesis": "aa", "references": ["a", ""]})
+    assert obs.key == ("float32-arithmetic",)
+
+
+def test_two_unknown_bugs_have_two_signatures():
+    checker = _checker("digits_removed_and_capped")
+    digits = checker.check("sentence", {"hypothesis": "ab1", "references": ["ab"]})
+    cap = checker.check("sentence", {"hypothesis": "abcdefg", "references": ["abcdefg"]})
+    assert digits.key == ("unexplained", "~digits")
+    assert cap.key == ("unexplained",)
+
+
+def test_several_catalogued_bugs_keep_their_own_names():
+    """Three catalogued bugs at once (tests/planted_multi.py): three names, nothing lumped
+    into ``unexplained``, every finding with its evidence."""
+    from audit.runner import run_audit
+    import tests.planted_multi as m
+
+    adapters = resolve("tests.planted_multi:sentence", corpus_impl="tests.planted_multi:corpus",
+                       overrides=m.CLAIMS, isolate=False)
+    result = run_audit(adapters, seed=0, max_examples=10, cases_dir=None, derandomize=True)
+    assert {f.family for f in result.findings} == m.THREE_FAMILIES
+    for f in result.findings:
+        assert set(f.explanation) <= m.THREE_FAMILIES and f.family in f.explanation
+        assert f.evidence and f.evidence.startswith("explains ")
