@@ -22,6 +22,7 @@ callables and for external programs whose hello says they take them (JSON carrie
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterable
 
@@ -286,7 +287,21 @@ def _segment(draw, nrefs: int, surrogates: bool = False) -> tuple[str, list[str]
     source = refs[draw(_ints(0, nrefs - 1))]
     hyp = _edit(draw, source, surrogates)
     assert surrogates or (_no_surrogates(hyp) and all(map(_no_surrogates, refs)))
+    if surrogates:
+        hyp, refs = unpaired(hyp), [unpaired(r) for r in refs]
     return hyp, refs
+
+
+_PAIR = re.compile("([\ud800-\udbff])(?=[\udc00-\udfff])")
+
+
+def unpaired(text: str) -> str:
+    """``text`` with an "a" between a high and a directly following low surrogate.
+
+    Two such code points are two lone surrogates in a Python ``str`` but one astral character
+    to every JSON (and UTF-16) reader: the worker and external protocols would deliver a
+    different text from the one the reference scored.  A *lone* surrogate stays lone."""
+    return _PAIR.sub("\\1a", text)
 
 
 _segments = lru_cache(maxsize=None)(_segment)

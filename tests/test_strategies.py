@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
+import audit.strategies as _S
 from audit.strategies import (
     CLAIM_VALUES,
     COMBINING,
@@ -174,3 +175,23 @@ def test_claim_swarm_shrinks_to_base_and_varies_only_accepted_fields():
 
 def test_claim_swarm_with_nothing_accepted_is_base():
     assert all(d == BASE for d in _sample(claim_swarm(frozenset(), BASE), 5))
+
+
+@given(_S.corpus_inputs(max_refs=3, surrogates=True))
+@settings(max_examples=300, deadline=None)
+def test_texts_with_lone_surrogates_survive_the_json_protocols(inputs):
+    """A high surrogate directly followed by a low one is one astral character to a JSON
+    reader: the worker and external protocols would deliver another text than the reference
+    scored (the requested-order-divisor planted bug then looked like a second, unexplained bug)."""
+    import json
+
+    from audit.adapters.worker import encode
+
+    hyps, refs = inputs
+    assert json.loads(encode([hyps, refs]).decode("ascii")) == [list(hyps), [list(r) for r in refs]]
+
+
+def test_unpaired_keeps_lone_surrogates_lone():
+    assert _S.unpaired("a\ud800\udc00b") == "a\ud800a\udc00b"
+    assert _S.unpaired("\udc00\ud800") == "\udc00\ud800"
+    assert _S.unpaired("x\U00010000") == "x\U00010000"
