@@ -29,7 +29,8 @@ def _child_unit(spec: dict, claims, level: str, options: dict):
     from .adapters import resolve
     from .runner import audit_level
 
-    call = _narrowed({k: v for k, v in spec.items() if k != "name"}, spec["name"])
+    call = {k: v for k, v in spec.items() if k not in ("name", "given_name")}
+    call = _narrowed(dict(call, name=spec.get("given_name")), spec["name"])
     key = repr(sorted(call.items()))
     if key not in _CHILD_ADAPTERS:  # one resolve per call: the adapters share their workers
         _CHILD_ADAPTERS[key] = {a.name: a for a in resolve(**call)}

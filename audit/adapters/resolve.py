@@ -80,6 +80,7 @@ def resolve(
     ``impl`` and ``corpus_impl`` together are ONE implementation with two entry points.
     Callables and programs are loaded eagerly: a bad spec raises AdapterError (one line).
     """
+    given_name = name  # (``name`` is reused below)
     if timeout is None or not timeout > 0:
         raise AdapterError(f"timeout must be > 0 seconds, got {timeout!r}")
     if max_refs is not None and (isinstance(max_refs, bool) or not isinstance(max_refs, int) or max_refs < 1):
@@ -165,9 +166,9 @@ def resolve(
     # How to re-create these adapters in another process (``--jobs``): this very call, and
     # the name of the one wanted.
     call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
-            "timeout": timeout, "isolate": isolate}
+            "timeout": timeout, "isolate": isolate, "max_refs": max_refs}
     for a in adapters:
-        a.spec = dict(call, name=a.name)
+        a.spec = dict(call, name=a.name, given_name=given_name)
     return adapters
 
 
