@@ -233,8 +233,10 @@ def test_a_hang_only_nul_shows_is_found():
 def test_no_lone_surrogate_for_an_implementation_that_does_not_take_them():
     from audit.search import strategies
 
+    from audit.adapters.base import Support
+
     class _Plain:
-        supports = type("S", (), {"multi_reference": True})()
+        supports = Support(sentence=True, corpus=True, multi_reference=True)
         accepts = frozenset()
         accepts_surrogates = False
 
