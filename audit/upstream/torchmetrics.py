@@ -40,7 +40,7 @@ DEFAULT_CLAIMS = {
 }
 
 _ROOT_CAUSES: dict[str, tuple[str, str]] = {
-    "precision-loss": (
+    "float32-arithmetic": (
         r"n: matching_n_grams\[n\] / hyp_n_grams\[n\]",
         "precision, recall and F are computed on float32 tensors (every count and total starts "
         "as tensor(0.0), torch's default dtype), so the score carries float32 rounding",
@@ -193,14 +193,14 @@ _BEST_IF_OLD = "        if f_score > best_f_score:\n"
 _BEST_IF_NEW = "        if f_score > best_f_score or not chosen:\n            chosen = True\n"
 
 _EDITS: dict[str, list[tuple[str, str]]] = {
-    "precision-loss": [(_PREC_OLD, _PREC_NEW), (_RETURN_OLD, _RETURN_NEW)],
+    "float32-arithmetic": [(_PREC_OLD, _PREC_NEW), (_RETURN_OLD, _RETURN_NEW)],
     "hypothesis-ngrams-where-reference-has-none": [(_HYP_OLD, ""), (_TARGET_SUM, _HYP_NEW + _TARGET_SUM)],
     "unmatched-segment-reference-dropped": [(_BEST_INIT_OLD, _BEST_INIT_NEW), (_BEST_IF_OLD, _BEST_IF_NEW)],
 }
 _EDITS["empty-input-perfect"] = _EDITS["unmatched-segment-reference-dropped"]
 
 PATCH_DESCRIPTIONS = {
-    "precision-loss": "divide the (exact) float32 counts as float64 and average in float64",
+    "float32-arithmetic": "divide the (exact) float32 counts as float64 and average in float64",
     "hypothesis-ngrams-where-reference-has-none": "add a segment's hypothesis n-grams to the corpus totals only for the orders its chosen reference has n-grams of",
     "unmatched-segment-reference-dropped": "keep the first reference's statistics when no reference scores above 0, so its n-grams reach the corpus totals",
 }
