@@ -88,6 +88,25 @@ def module_source(module_name: str) -> tuple[Path, Path, str]:
     return path, pkg_dir.parent, path.read_text(encoding="utf-8")
 
 
+def apply_edits(module_name: str, edits) -> Optional[tuple[str, str, str]]:
+    """(file relative to site-packages, original text, text with each (old, new) edit made)
+    of an installed module, or None when ``edits`` is None, the module is not there, or an
+    ``old`` text does not occur exactly once (the installed version is not the one the
+    patch was written for)."""
+    if edits is None:
+        return None
+    try:
+        path, root, text = module_source(module_name)
+    except Exception:
+        return None
+    new = text
+    for old, repl in edits:
+        if new.count(old) != 1:
+            return None
+        new = new.replace(old, repl)
+    return path.relative_to(root).as_posix(), text, new
+
+
 def enclosing_function(source: str, line: int) -> Optional[str]:
     """Qualified name of the innermost function (or method) containing ``line``."""
     tree = ast.parse(source)

@@ -22,7 +22,7 @@ import textwrap
 from fractions import Fraction
 from typing import Callable, Optional
 
-from ._base import beta_literal, claims_with_defaults, exact_beta, explain_root_cause, module_source, py_list_literal, py_literal
+from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, explain_root_cause, py_list_literal, py_literal
 
 NAME = "torchmetrics"
 DISTRIBUTION = "torchmetrics"
@@ -209,16 +209,4 @@ PATCH_DESCRIPTIONS["empty-input-perfect"] = PATCH_DESCRIPTIONS["unmatched-segmen
 
 def patched_source(family: str) -> Optional[tuple[str, str, str]]:
     """(relative file, original text, patched text) or None when not applicable."""
-    edits = _EDITS.get(family)
-    if edits is None:
-        return None
-    try:
-        path, root, text = module_source(MODULE)
-    except Exception:
-        return None
-    new = text
-    for old, repl in edits:
-        if new.count(old) != 1:
-            return None
-        new = new.replace(old, repl)
-    return path.relative_to(root).as_posix(), text, new
+    return apply_edits(MODULE, _EDITS.get(family))
