@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .errors import UsageError
+from .textfiles import read_json
 
 SCHEMA_VERSION = 1
 _ENTRY_KEYS = ("fingerprint", "implementation", "family", "reason", "expires")
@@ -125,14 +126,7 @@ def load(path: Path) -> Baseline:
     path = Path(path)
     if not path.exists():
         return Baseline(path=path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: invalid UTF-8") from None
-    except ValueError as exc:
-        raise UsageError(f"{path}: invalid JSON ({exc})") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    doc = read_json(path, "a baseline")
     if not isinstance(doc, dict) or not isinstance(doc.get("accepted", None), list):
         raise UsageError(f'{path}: not a chrf-audit baseline (expected an object with an "accepted" list)')
     version = doc.get("schema_version", SCHEMA_VERSION)
@@ -203,7 +197,7 @@ def update_file(path: Path, findings: Iterable, *, audited: Iterable[str], today
     path.parent.mkdir(parents=True, exist_ok=True)
     with locked(path.parent):
         current = load(path)  # validated; re-read under the lock (another run may have written)
-        doc = json.loads(path.read_text(encoding="utf-8")) if current.exists else {"schema_version": SCHEMA_VERSION}
+        doc = read_json(path, "a baseline") if current.exists else {"schema_version": SCHEMA_VERSION}
         raw_entries = list(doc.get("accepted", []))
         wanted = {}
         for f in findings:

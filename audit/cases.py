@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 from .findings import AuditResult
+from .textfiles import read_json
 
 
 def default_cases_dir() -> Optional[Path]:
@@ -27,12 +28,7 @@ def load_cases(cases_dir: Optional[Path]) -> list[tuple[str, dict]]:
         return []
     out = []
     for path in sorted(Path(cases_dir).glob("*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            from .errors import UsageError
-
-            raise UsageError(f"{path}: not a valid JSON case file ({exc})") from None
+        data = read_json(path, "a JSON case file")
         for i, case in enumerate(data if isinstance(data, list) else [data]):
             problem = _case_problem(case)
             if problem:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .errors import UsageError
+from .textfiles import read_text
 
 try:  # Python 3.11+
     import tomllib as _toml
@@ -212,12 +213,9 @@ def load(path: Optional[Path] = None) -> Config:
         return Config()
     if _toml is None:  # pragma: no cover - Python 3.10 without tomli
         raise UsageError("reading pyproject.toml needs Python 3.11 or the tomli package")
+    text = read_text(path, "a TOML configuration file")
     try:
-        data = _toml.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: invalid UTF-8") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        data = _toml.loads(text)
     except _toml.TOMLDecodeError as exc:
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
     tool = data.get("tool", {})

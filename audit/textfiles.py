@@ -37,6 +37,28 @@ def read_bytes(path, kind: str) -> bytes:
         raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
+def read_text(path, kind: str) -> str:
+    """A user-named file decoded as UTF-8 (a leading byte order mark kept), or one
+    ``UsageError`` line naming the file and the line of the first invalid byte."""
+    data = read_bytes(path, kind)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UsageError(f"{os.fspath(path)} line {line}: invalid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+
+
+def read_json(path, kind: str):
+    """A user-named JSON file (``kind`` as in ``read_bytes``), or one ``UsageError`` line."""
+    import json
+
+    text = read_text(path, kind)
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{os.fspath(path)}: invalid JSON ({exc})") from None
+
+
 def read_segments(path: str | os.PathLike) -> list[str]:
     """The segments of a UTF-8 text file, one per line, with only the line terminator
     ("\\n" or "\\r\\n") removed: leading/trailing spaces, tabs and other whitespace are kept.
