@@ -12,8 +12,8 @@ from audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = ROOT / "tests" / "planted"
-BUGGY = "plantedpkg.requested_order_divisor"
-CORRECT = "plantedpkg.correct_float"
+BUGGY = "plantedpkg:requested_order_divisor"
+CORRECT = "plantedpkg:correct_float"
 
 
 def _config(impl: str, extra: str = "") -> str:
@@ -27,8 +27,8 @@ cases = "{(ROOT / 'cases').as_posix()}"
 {extra}
 
 [[tool.chrf-audit.implementations]]
-impl = "{impl}:sentence"
-corpus-impl = "{impl}:corpus"
+impl = "{impl}.sentence"
+corpus-impl = "{impl}.corpus"
 beta = 2
 scale = 100
 definition = "sacrebleu"
@@ -55,7 +55,7 @@ def test_baseline_lifecycle(project, capsys):
     # 1. a planted bug fails the gate, the configured reports are written
     assert main(["check", "--quiet", "--json", "out/audit.json", "--junit", "out/junit.xml"]) == 1
     out = capsys.readouterr().out
-    assert "NEW      plantedpkg.requested_order_divisor  requested-order-divisor" in out
+    assert "NEW      plantedpkg:requested_order_divisor  requested-order-divisor" in out
     # one family, found at both levels: two findings, one baseline entry
     assert "check failed: 2 new findings" in out
     doc = json.loads((project / "out" / "audit.json").read_text())
@@ -80,7 +80,7 @@ def test_baseline_lifecycle(project, capsys):
 
     # 3. expiry: reported, fails only with --strict
     assert main(["check", "--quiet", "--today", "2030-07-01"]) == 0
-    assert "EXPIRED  plantedpkg.requested_order_divisor  requested-order-divisor" in capsys.readouterr().out
+    assert "EXPIRED  plantedpkg:requested_order_divisor  requested-order-divisor" in capsys.readouterr().out
     assert main(["check", "--quiet", "--today", "2030-07-01", "--strict"]) == 1
     assert "check failed (--strict): 1 expired entry" in capsys.readouterr().out
 
@@ -88,7 +88,7 @@ def test_baseline_lifecycle(project, capsys):
     (project / "pyproject.toml").write_text(_config(CORRECT), encoding="utf-8")
     assert main(["check", "--quiet", "--today", "2030-01-03"]) == 0
     out = capsys.readouterr().out
-    assert "STALE    plantedpkg.requested_order_divisor  requested-order-divisor" in out
+    assert "STALE    plantedpkg:requested_order_divisor  requested-order-divisor" in out
     assert main(["check", "--quiet", "--today", "2030-01-03", "--strict"]) == 1
     assert "check failed (--strict): 1 stale entry" in capsys.readouterr().out
     (project / "pyproject.toml").write_text(_config(CORRECT, "strict = true"), encoding="utf-8")
@@ -106,7 +106,7 @@ def test_flags_override_the_configuration(project, capsys, monkeypatch):
     # --impl replaces the configured implementations; the verdict reaches the job summary
     summary = project / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    args = ["check", "--quiet", "--impl", f"{CORRECT}:sentence", "--corpus-impl", f"{CORRECT}:corpus",
+    args = ["check", "--quiet", "--impl", f"{CORRECT}.sentence", "--corpus-impl", f"{CORRECT}.corpus",
             "--max-examples", "10"]
     assert main(args) == 0
     assert "check passed" in capsys.readouterr().out
@@ -142,7 +142,7 @@ def test_invalid_implementation_entry(project, capsys, entry, message):
 
 @pytest.mark.parametrize("args, message", [
     (["--impl", "plantedpkg.nope:sentence"], "cannot import module 'plantedpkg.nope'"),
-    (["--impl", "plantedpkg.correct_float:nope"], "has no attribute 'nope'"),
+    (["--impl", "plantedpkg:correct_float.nope"], "has no attribute 'correct_float.nope'"),
     (["--impl", "foo"], "unknown implementation 'foo'"),
     (["--config", "missing.toml"], "missing.toml: no such configuration file"),
     (["--baseline", "bad.json"], "bad.json: invalid JSON"),

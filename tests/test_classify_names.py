@@ -15,11 +15,18 @@ from audit.explain import explain
 
 
 def _checker(module: str, package: str = "tests.planted_unknown"):
+    """An in-process checker of an out-of-catalogue module, or of a row of tests/planted."""
     import importlib
 
-    mod = importlib.import_module(f"{package}.{module}")
-    [adapter] = resolve(f"{package}.{module}:sentence", corpus_impl=f"{package}.{module}:corpus",
-                        overrides=mod.CLAIMS, isolate=False)
+    if package == "tests.planted":
+        import tests.planted as planted
+
+        row = planted.get(module)
+        sentence, corpus, claims = row.spec("sentence"), row.spec("corpus"), row.claims
+    else:
+        mod = importlib.import_module(f"{package}.{module}")
+        sentence, corpus, claims = f"{package}.{module}:sentence", f"{package}.{module}:corpus", mod.CLAIMS
+    [adapter] = resolve(sentence, corpus_impl=corpus, overrides=claims, isolate=False)
     return Checker(adapter, 1e-9)
 
 

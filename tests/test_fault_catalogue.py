@@ -73,7 +73,7 @@ class Ctx:
     def diff(self, text):
         self.project()
         (self.tmp / "p.diff").write_text(text)
-        return self.cli("validate-patch", "--impl", "plantedpkg.requested_order_divisor:sentence",
+        return self.cli("validate-patch", "--impl", "plantedpkg:requested_order_divisor.sentence",
                         "--patch", "p.diff", "--max-examples", "5", "--cases", "cases")
 
 
@@ -134,7 +134,7 @@ def _baseline_other(ctx):
         {"implementation": "nltk", "family": "f-score-averaged", "reason": "hand-written"}]}, indent=1)
     (ctx.tmp / "b.json").write_text(text)
     ctx.project()
-    code, out = ctx.cli("check", "--quiet", "--impl", "plantedpkg.correct_float:sentence", "--baseline", "b.json",
+    code, out = ctx.cli("check", "--quiet", "--impl", "plantedpkg:correct_float.sentence", "--baseline", "b.json",
                         "--update-baseline", "--max-examples", "5", "--cases", "cases")
     kept = (ctx.tmp / "b.json").read_text() == text
     return ("kept" if kept else "changed"), out
@@ -209,8 +209,8 @@ CASES = {
         c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "baseline-other-impl": _baseline_other,
     "diff-malformed": lambda c: c.diff("just text\n"),
-    "diff-not-applying": lambda c: c.diff("--- a/plantedpkg/requested_order_divisor.py\n"
-                                          "+++ b/plantedpkg/requested_order_divisor.py\n@@ -1 +1 @@\n-nope\n+x\n"),
+    "diff-not-applying": lambda c: c.diff("--- a/plantedpkg/catalogue.py\n"
+                                          "+++ b/plantedpkg/catalogue.py\n@@ -1 +1 @@\n-nope\n+x\n"),
     "diff-traversal": lambda c: ((c.tmp / "victim.py").write_text("x\n"),
                                  c.diff(TRAVERSAL.format(victim=str(c.tmp / "victim.py").lstrip("/"))))[1],
     "diff-own": lambda c: c.diff("--- a/reference_impl/api.py\n+++ b/reference_impl/api.py\n@@ -1 +1 @@\n-"

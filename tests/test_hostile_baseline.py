@@ -13,7 +13,7 @@ from audit import baseline as B
 from audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-CORRECT = "plantedpkg.correct_float"
+CORRECT = "plantedpkg:correct_float"
 HAND = """{
   "schema_version": 1,
   "note": "hand-edited; keep",
@@ -108,7 +108,7 @@ def test_cli_update_for_another_implementation_removes_nothing(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     (tmp_path / "b.json").write_text(HAND)
-    code = main(["check", "--quiet", "--impl", f"{CORRECT}:sentence", "--baseline", "b.json", "--update-baseline",
+    code = main(["check", "--quiet", "--impl", f"{CORRECT}.sentence", "--baseline", "b.json", "--update-baseline",
                  "--max-examples", "5", "--cases", str(ROOT / "cases")])
     out = capsys.readouterr().out
     assert code == 0 and "(0 added, 0 removed)" in out, out

@@ -12,7 +12,7 @@ from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_dif
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = ROOT / "tests" / "planted"
-BUGGY = "plantedpkg.requested_order_divisor"
+BUGGY = "plantedpkg:requested_order_divisor"
 VICTIM = "precious = 1\n"
 
 
@@ -39,7 +39,7 @@ def test_traversal_diff_is_refused_and_writes_nothing(project, monkeypatch, caps
         monkeypatch.setenv("PATH", str(Path(__import__("sys").executable).parent))
     escape = "plantedpkg/" + "../" * 40 + str(project).lstrip("/") + "/"
     (project / "t.diff").write_text(_traversal(escape))
-    code = main(["validate-patch", "--impl", f"{BUGGY}:sentence", "--patch", "t.diff", "--max-examples", "5"])
+    code = main(["validate-patch", "--impl", f"{BUGGY}.sentence", "--patch", "t.diff", "--max-examples", "5"])
     err = capsys.readouterr().err
     assert code == 2 and "unsafe path" in err and err.count("\n") == 1, err
     assert (project / "victim.py").read_text() == VICTIM
@@ -80,7 +80,7 @@ def test_diff_of_chrf_audit_itself_is_refused(project, capsys):
             "@@ -1 +1 @@\n-" + (ROOT / "reference_impl" / "scoring.py").read_text().splitlines()[0]
             + "\n+# patched oracle\n")
     (project / "o.diff").write_text(diff)
-    code = main(["validate-patch", "--impl", f"{BUGGY}:sentence", "--patch", "o.diff", "--max-examples", "5"])
+    code = main(["validate-patch", "--impl", f"{BUGGY}.sentence", "--patch", "o.diff", "--max-examples", "5"])
     err = capsys.readouterr().err
     assert code == 2 and "patches chrf-audit itself" in err, err
 
@@ -92,7 +92,7 @@ def test_diff_of_an_arbitrary_directory_is_refused(project, capsys):
     evil.mkdir()
     (evil / "victim.py").write_text(VICTIM)
     (project / "e.diff").write_text(_traversal(f"{evil}/".lstrip("/")).replace("a/", "/", 1).replace("b/", "/", 1))
-    code = main(["validate-patch", "--impl", f"{BUGGY}:sentence", "--patch", "e.diff", "--max-examples", "5"])
+    code = main(["validate-patch", "--impl", f"{BUGGY}.sentence", "--patch", "e.diff", "--max-examples", "5"])
     err = capsys.readouterr().err
     assert code == 2 and "not the implementation's package" in err, err
     assert (evil / "victim.py").read_text() == VICTIM

@@ -31,5 +31,5 @@ def test_added_reference_penalty_is_reported():
 
 
 def test_correct_implementation_breaks_no_relation():
-    found = _families("tests.planted.correct_exact:sentence", corpus="tests.planted.correct_exact:corpus")
+    found = _families("tests.planted:correct_exact.sentence", corpus="tests.planted:correct_exact.corpus")
     assert found == {}

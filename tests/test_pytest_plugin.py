@@ -20,11 +20,11 @@ def test_plugin_passes_a_correct_implementation(pytester):
         import pytest
 
         def test_fixture(chrf_audit):
-            result = chrf_audit.check("plantedpkg.correct_float:sentence",
-                                      corpus_impl="plantedpkg.correct_float:corpus", beta=2, scale=100)
+            result = chrf_audit.check("plantedpkg:correct_float.sentence",
+                                      corpus_impl="plantedpkg:correct_float.corpus", beta=2, scale=100)
             assert result.findings == []
 
-        @pytest.mark.chrf_audit("plantedpkg.correct_float:sentence", beta=2, scale=100)
+        @pytest.mark.chrf_audit("plantedpkg:correct_float.sentence", beta=2, scale=100)
         def test_marker():
             pass
     """)
@@ -38,16 +38,16 @@ def test_plugin_fails_a_planted_bug_with_the_repro(pytester):
         import pytest
 
         def test_fixture(chrf_audit):
-            chrf_audit.check("plantedpkg.requested_order_divisor:sentence",
-                             corpus_impl="plantedpkg.requested_order_divisor:corpus",
+            chrf_audit.check("plantedpkg:requested_order_divisor.sentence",
+                             corpus_impl="plantedpkg:requested_order_divisor.corpus",
                              beta=2, scale=100, definition="sacrebleu")
 
-        @pytest.mark.chrf_audit("plantedpkg.requested_order_divisor:sentence", beta=2, scale=100)
+        @pytest.mark.chrf_audit("plantedpkg:requested_order_divisor.sentence", beta=2, scale=100)
         def test_marker():
             pass
 
         def test_accepted(chrf_audit):
-            chrf_audit.check("plantedpkg.requested_order_divisor:sentence",
+            chrf_audit.check("plantedpkg:requested_order_divisor.sentence",
                              accept=["requested-order-divisor"])
 
         def test_bad_spec(chrf_audit):
@@ -60,9 +60,9 @@ def test_plugin_fails_a_planted_bug_with_the_repro(pytester):
     # the messages untruncated, hence "at least"
     # the fixture audits one implementation with two entry points (named after the module),
     # the marker its sentence entry point
-    assert out.count("[requested-order-divisor] plantedpkg.requested_order_divisor, sentence level") >= 1
-    assert out.count("[requested-order-divisor] plantedpkg.requested_order_divisor:sentence, sentence level") >= 1
-    assert "repro:    sentence(" in out
+    assert out.count("[requested-order-divisor] plantedpkg:requested_order_divisor, sentence level") >= 1
+    assert out.count("[requested-order-divisor] plantedpkg:requested_order_divisor.sentence, sentence level") >= 1
+    assert "repro:    requested_order_divisor.sentence(" in out  # the call as the spec reaches it
     assert "1 family diverges from the claimed definition" in out
     assert "expected: 100 (100/1) on 0..100" in out
     assert "actual:   16.66666" in out

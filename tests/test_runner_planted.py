@@ -1,21 +1,21 @@
 """The differential runner finds and names every planted bug, and nothing else.
 
-For every module in ``tests/planted`` (see its README) the isolated adapter is audited with
+For every row of ``tests/planted/catalogue.py`` (see its README) the isolated adapter is audited with
 ``run_audit(..., seed=0, derandomize=True, cases_dir=None)`` -- the search alone, no curated
 case helps it -- and:
 
-* a planted module yields a finding of its ``FAMILY`` whose minimal repro is small, replays
+* a planted bug yields a finding of its ``family`` whose minimal repro is small, replays
   to the same family on a fresh checker, and whose explanation is *exactly* ``[FAMILY]``
-  (it holds for every module today; ``EXPLANATION_EXCEPTIONS`` would document one that
+  (it holds for every row today; ``EXPLANATION_EXCEPTIONS`` would document one that
   needed a compound explanation, and is empty);
 * no other family appears, except the ones listed in ``ALLOWED_EXTRA`` (may appear, need
   not);
-* a correct module (``correct_*``) yields no finding at all.
+* a correct row (``correct_*``) yields no finding at all.
 
-Budgets: ``MAX_EXAMPLES`` is per module, a margin above the smallest budget at which the
-derandomized search finds the family (most modules find it at 5).  A run's cost is
+Budgets: ``MAX_EXAMPLES`` is per row, a margin above the smallest budget at which the
+derandomized search finds the family (most rows find it at 5).  A run's cost is
 dominated by fixed parts (shrinking, the metamorphic searches, conformance), not by the
-budget.  The ``timeout`` module sleeps 600 s when triggered, so its adapter's per-call
+budget.  The ``timeout`` row sleeps 600 s when triggered, so its adapter's per-call
 timeout is 0.25 s; it still costs ~40 timeouts (one worker restart each), ~15 s.
 
 The audits run in a pool of two worker processes (the machine has two cores), submitted
@@ -45,14 +45,14 @@ import tests.planted_unknown as unknown_pkg  # noqa: E402
 from audit.classify import MIN_PREDICTED  # noqa: E402
 from audit.deviations import DEVIATIONS  # noqa: E402
 
-ALL = planted_pkg.modules()
+ALL = planted_pkg.names()
 MODELLED = {d.id for d in DEVIATIONS if d.stage in ("text", "score", "output")}
 PLANTED = [m for m in ALL if not m.startswith("correct_")]
 CORRECT = [m for m in ALL if m.startswith("correct_")]
 #: Out-of-catalogue bugs (tests/planted_unknown): no family describes them.
 UNKNOWN = unknown_pkg.modules()
 
-#: Hypothesis examples per level; modules not listed use DEFAULT_MAX_EXAMPLES.
+#: Hypothesis examples per level; rows not listed use DEFAULT_MAX_EXAMPLES.
 DEFAULT_MAX_EXAMPLES = 10
 MAX_EXAMPLES = {
     # found at 40, 60, 70, 100, not at 10, 20, 50: a case-only difference is rare among the
@@ -65,7 +65,7 @@ MAX_EXAMPLES = {
     "format_characters_deleted": 60,
     # found at 20 and 40, not at 10 (which the lone-surrogate exception fills)
     "utf16_code_units": 20,
-    # the outcome modules trigger on the first (simplest) input: keep them cheap
+    # the outcome rows trigger on the first (simplest) input: keep them cheap
     "crash": 5,
     "exception": 5,
     "invalid_output": 5,
@@ -74,24 +74,24 @@ MAX_EXAMPLES = {
     # model, so each shrink step of a corpus repro is slow: 10.5 s at 10, 2.3 s at 5
     "out_of_range": 5,
 }
-#: Per-call timeout of the adapter (seconds).  timeout.py sleeps 600 s on an empty hypothesis.
+#: Per-call timeout of the adapter (seconds).  the ``timeout`` row sleeps 600 s on an empty hypothesis.
 TIMEOUTS = {"timeout": 0.25, "crash": 1.0}
 DEFAULT_TIMEOUT = 5.0
 
 #: Families that may appear besides the planted one.  Each entry is a known runner issue, not
-#: a property of the planted module (reported to the lead; remove the entry once fixed).
+#: a property of the planted row (reported to the lead; remove the entry once fixed).
 ALLOWED_EXTRA: dict[str, set[str]] = {
     # no runner issue today: the runner skips the metamorphic relations once calls disagree
     # (nondeterminism), hang or crash, and leaves violations a model explains to the
     # differential search.
     #
-    # A second, real bug of the module: str.encode("utf-8") / ("utf-16-le") raises on a lone
+    # A second, real bug of the row: str.encode("utf-8") / ("utf-16-le") raises on a lone
     # surrogate, which the search draws for Python callables (a Rust- or C-backed chrF fails
     # the same way).
     "utf8_bytes": {"exception"},
     "utf16_code_units": {"exception"},
 }
-#: module -> the explanation its finding has, where it is not exactly [FAMILY] (none today).
+#: row -> the explanation its finding has, where it is not exactly [FAMILY] (none today).
 EXPLANATION_EXCEPTIONS: dict[str, list[str]] = {}
 
 #: A minimal repro is small: total characters over the hypotheses and references.
@@ -111,6 +111,9 @@ NLTK_MAX_EXAMPLES = 40  # ~12 s: shrinking dominates (30 costs the same)
 def _adapters(name: str, timeout: float, package: str = "tests.planted"):
     from audit.adapters import resolve
 
+    if package == "tests.planted":
+        row = planted_pkg.get(name)
+        return resolve(row.spec("sentence"), corpus_impl=row.spec("corpus"), overrides=row.claims, timeout=timeout)
     mod = importlib.import_module(f"{package}.{name}")
     sentence = f"{package}.{name}:sentence" if hasattr(mod, "sentence") else None
     corpus = f"{package}.{name}:corpus" if hasattr(mod, "corpus") else None
@@ -128,11 +131,11 @@ def _audit(adapters, max_examples: int):
 
 
 def audit_planted(name: str) -> dict:
-    """Findings of one module, each with the key its minimal repro gives on a fresh checker."""
+    """Findings of one row, each with the key its minimal repro gives on a fresh checker."""
     from audit.runner import Checker
 
     start = time.monotonic()
-    mod = importlib.import_module(f"tests.planted.{name}")
+    row = planted_pkg.get(name)
     timeout = TIMEOUTS.get(name, DEFAULT_TIMEOUT)
     result = _audit(_adapters(name, timeout), MAX_EXAMPLES.get(name, DEFAULT_MAX_EXAMPLES))
     findings = result.adapters[0].findings
@@ -143,7 +146,7 @@ def audit_planted(name: str) -> dict:
             checker = Checker(adapter, result.tolerance)
             for f in findings:
                 if f.origin == "search" and not f.family.startswith("metamorphic-"):
-                    if f.level == mod.LEVEL or f.family not in replays:
+                    if f.level == row.level or f.family not in replays:
                         replays[f.family] = checker.check(f.level, f.minimal.inputs).key
         finally:
             adapter.close()
@@ -245,27 +248,27 @@ def _chars(inputs: dict) -> int:
 
 @pytest.mark.parametrize("name", PLANTED)
 def test_planted_family_is_found_and_named(pool, name):
-    mod = importlib.import_module(f"tests.planted.{name}")
+    row = planted_pkg.get(name)
     out = pool.result(("audit", name))
     # Findings are keyed by (family, level): a sentence-level bug shows at corpus level too
     # (as its own finding, which a small budget may find first); the one read here is the
-    # one at the module's level when there is one.
-    by_family = {f.family: f for f in sorted(out["findings"], key=lambda f: f.level != mod.LEVEL, reverse=True)}
-    assert mod.FAMILY in by_family, f"{name}: no {mod.FAMILY} finding, got {sorted(by_family)}"
+    # one at the row's level when there is one.
+    by_family = {f.family: f for f in sorted(out["findings"], key=lambda f: f.level != row.level, reverse=True)}
+    assert row.family in by_family, f"{name}: no {row.family} finding, got {sorted(by_family)}"
 
-    extra = set(by_family) - {mod.FAMILY} - ALLOWED_EXTRA.get(name, set())
+    extra = set(by_family) - {row.family} - ALLOWED_EXTRA.get(name, set())
     assert not extra, f"{name}: unrelated families {sorted(extra)}: " + "; ".join(
         f"{by_family[f].explanation} on {by_family[f].minimal.inputs!r}" for f in sorted(extra))
 
-    f = by_family[mod.FAMILY]
-    assert f.explanation == EXPLANATION_EXCEPTIONS.get(name, [mod.FAMILY])
-    if f.origin == "search" and mod.FAMILY in MODELLED:
+    f = by_family[row.family]
+    assert f.explanation == EXPLANATION_EXCEPTIONS.get(name, [row.family])
+    if f.origin == "search" and row.family in MODELLED:
         # the name is earned: it predicted every held-out input drawn for the family
         m = re.fullmatch(r"explains (\d+) of (\d+) targeted inputs", f.evidence or "")
         assert m and m.group(1) == m.group(2) and int(m.group(1)) >= MIN_PREDICTED, f.evidence
     assert f.minimal.explanation == f.explanation
     assert not f.flaky
-    if mod.LEVEL == "corpus":
+    if row.level == "corpus":
         assert f.level == "corpus"  # the planted bug cannot show at sentence level
     inputs = f.minimal.inputs
     assert set(inputs) == ({"hypothesis", "references"} if f.level == "sentence" else {"hypotheses", "references"})
@@ -273,11 +276,11 @@ def test_planted_family_is_found_and_named(pool, name):
     if name in SHRINKS_TO_EMPTY:
         assert inputs == EMPTY_SENTENCE and f.level == "sentence"
         assert f.minimal.outcome == {"invalid_output": "invalid"}.get(name, name)
-    elif mod.FAMILY != "nondeterminism":
+    elif row.family != "nondeterminism":
         assert f.minimal.outcome == "value"
         assert abs(f.minimal.actual - f.minimal.expected) > 1e-9
     # The repro replays to the same family on a fresh checker (a new worker process).
-    assert out["replays"][mod.FAMILY] == (mod.FAMILY,)
+    assert out["replays"][row.family] == (row.family,)
 
 
 @pytest.mark.parametrize("name", CORRECT)

@@ -85,8 +85,8 @@ def test_generation_spends_the_whole_budget_although_every_input_fails(monkeypat
         return real(dataclasses.replace(p, examine=counted), found, **kw)
 
     monkeypatch.setattr(R, "generate", counting)
-    adapters = resolve("tests.planted.requested_order_divisor:sentence",
-                       corpus_impl="tests.planted.requested_order_divisor:corpus")
+    adapters = resolve("tests.planted:requested_order_divisor.sentence",
+                       corpus_impl="tests.planted:requested_order_divisor.corpus")
     try:
         result = run_audit(adapters, seed=0, max_examples=30, cases_dir=None)
     finally:
@@ -201,7 +201,7 @@ def test_an_empty_explanation_of_a_divergence_is_unexplained():
     """Whatever the classifier answers, a divergence beyond the tolerance keeps a key."""
     from audit.models import Explanation
 
-    [adapter] = resolve("tests.planted.requested_order_divisor:sentence", isolate=False)
+    [adapter] = resolve("tests.planted:requested_order_divisor.sentence", isolate=False)
     checker = Checker(adapter, 1e-9)
     checker.classifier.classify = lambda *a, **k: Explanation([], Fraction(50, 3))
     obs = checker.check("sentence", {"hypothesis": "a", "references": ["a"]})

@@ -1,6 +1,7 @@
 """``chrf-audit validate-patch``: before/after audits in separate processes, each family
 reported as fixed, still present or introduced; exit 0/1/2."""
 
+import difflib
 import json
 import shutil
 from pathlib import Path
@@ -12,16 +13,21 @@ from audit.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = ROOT / "tests" / "planted"
 CASES = str(ROOT / "cases")
-BUGGY = "plantedpkg.requested_order_divisor"
-FIX = """\
---- a/plantedpkg/requested_order_divisor.py
-+++ b/plantedpkg/requested_order_divisor.py
-@@ -12,3 +12,3 @@
- 
--_IMPL = Chrf(divisor='requested')
-+_IMPL = Chrf(divisor='effective')
- 
-"""
+BUGGY = "plantedpkg:requested_order_divisor"
+#: The row of tests/planted/catalogue.py that plants the divisor bug says this once.
+BUG = 'dict(divisor="requested")'
+
+
+def _diff(new: str, prefixes=("a/", "b/")) -> str:
+    """A unified diff of the planted package's catalogue replacing the divisor bug's switches."""
+    lines = (PLANTED / "catalogue.py").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert sum(BUG in line for line in lines) == 1
+    patched = [line.replace(BUG, new) for line in lines]
+    a, b = (f"{p}plantedpkg/catalogue.py" for p in prefixes)
+    return "".join(difflib.unified_diff(lines, patched, a, b))
+
+
+FIX = _diff('dict(divisor="effective")')
 
 
 @pytest.fixture
@@ -33,7 +39,7 @@ def project(tmp_path, monkeypatch):
 
 
 def _planted(*extra):
-    return ["validate-patch", "--impl", f"{BUGGY}:sentence", "--corpus-impl", f"{BUGGY}:corpus",
+    return ["validate-patch", "--impl", f"{BUGGY}.sentence", "--corpus-impl", f"{BUGGY}.corpus",
             "--max-examples", "20", "--cases", CASES, *extra]
 
 
@@ -65,28 +71,20 @@ def test_planted_fix_is_validated(project, capsys):
     (project / "fix.diff").write_text(FIX, encoding="utf-8")
     assert main(_planted("--patch", "fix.diff")) == 0
     out = capsys.readouterr().out
-    assert "FIXED          plantedpkg.requested_order_divisor  requested-order-divisor" in out
+    assert "FIXED          plantedpkg:requested_order_divisor  requested-order-divisor" in out
     assert 'repro (sentence): hyp "' in out and "expected 100, before 16.6666" in out and "after 100" in out
     assert "patch validated: 1 fixed, 0 still present, 0 introduced" in out
-    assert "divisor='requested'" in (project / "plantedpkg" / "requested_order_divisor.py").read_text()
+    assert BUG in (project / "plantedpkg" / "catalogue.py").read_text()  # the copy is not patched
 
 
 def test_wrong_patch_introduces_families(project, capsys):
-    wrong = """\
---- plantedpkg/requested_order_divisor.py
-+++ plantedpkg/requested_order_divisor.py
-@@ -16,3 +16,3 @@
- def sentence(hypothesis: str, references: list[str]) -> float:
--    return _IMPL.sentence(hypothesis, references)
-+    return 0.5 * Chrf().sentence(hypothesis, references)
- 
-"""
+    wrong = _diff("dict(clip=False)", prefixes=("", ""))  # the divisor fixed, clipping lost
     (project / "wrong.diff").write_text(wrong, encoding="utf-8")
     assert main(_planted("--patch", "wrong.diff", "--json", "v.json")) == 1
     out = capsys.readouterr().out
     doc = json.loads((project / "v.json").read_text())
     introduced = [f for f in doc["families"] if f["status"] == "introduced"]
-    assert introduced and doc["verdict"] == "not validated"
+    assert {f["family"] for f in introduced} == {"no-clipping"} and doc["verdict"] == "not validated"
     assert all(f["repro"] and f["after"] is not None for f in introduced)
     assert "INTRODUCED" in out and "patch not validated" in out
 
@@ -94,17 +92,17 @@ def test_wrong_patch_introduces_families(project, capsys):
 def test_source_checkout(project, tmp_path, capsys):
     checkout = tmp_path / "checkout"
     shutil.copytree(project / "plantedpkg", checkout / "src" / "plantedpkg")
-    mod = checkout / "src" / "plantedpkg" / "requested_order_divisor.py"
-    mod.write_text(mod.read_text().replace("divisor='requested'", "divisor='effective'"))
+    mod = checkout / "src" / "plantedpkg" / "catalogue.py"
+    mod.write_text(mod.read_text().replace(BUG, 'dict(divisor="effective")'))
     assert main(_planted("--source", str(checkout))) == 0
     assert "patch validated: 1 fixed" in capsys.readouterr().out
     assert not list(checkout.rglob("__pycache__"))  # nothing written into the checkout
 
 
 @pytest.mark.parametrize("diff, message", [
-    (FIX.replace("divisor='requested'", "divisor='nope'"), "fix.diff does not apply to plantedpkg"),
+    (FIX.replace('divisor="requested"', 'divisor="nope"'), "fix.diff does not apply to plantedpkg"),
     ("just some text\n", "fix.diff: malformed diff: no file in the diff"),
-    (FIX.replace("requested_order_divisor.py", "missing.py"), "which is not a file of any importable package"),
+    (FIX.replace("catalogue.py", "missing.py"), "which is not a file of any importable package"),
 ])
 def test_bad_diff_is_exit_2(project, capsys, diff, message):
     (project / "fix.diff").write_text(diff, encoding="utf-8")
@@ -120,7 +118,7 @@ def test_bad_diff_is_exit_2(project, capsys, diff, message):
     (["--impl", "nltk", "--patch", "latin1.diff"], "latin1.diff line 1: invalid UTF-8"),
     (["--impl", "nltk", "--source", "nowhere"], "--source nowhere: no such directory"),
     (["--impl", "nltk", "--source", "."], "does not contain the package 'nltk'"),
-    (["--impl", f"{BUGGY}:nope", "--patch", "fix.diff", "--cases", CASES], "has no attribute 'nope'"),
+    (["--impl", f"{BUGGY}.nope", "--patch", "fix.diff", "--cases", CASES], "has no attribute 'requested_order_divisor.nope'"),
 ])
 def test_usage_errors(project, capsys, args, message):
     (project / "fix.diff").write_text(FIX, encoding="utf-8")

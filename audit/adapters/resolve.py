@@ -173,12 +173,21 @@ def resolve(
 
 
 def _callable_name(sentence: Optional[str], corpus: Optional[str]) -> str:
-    """The report name of a callable implementation: its spec; with both entry points, the
-    module they share (or both specs), not whichever was given first."""
+    """The report name of a callable implementation: its spec; with both entry points, what
+    they share (or both specs), not whichever was given first: the module, and the object
+    both are attributes of (``pkg:obj`` for ``pkg:obj.sentence`` and ``pkg:obj.corpus``, so
+    that two objects of one module keep two names)."""
     if not (sentence and corpus):
         return sentence or corpus
-    s_mod, c_mod = sentence.partition(":")[0].strip(), corpus.partition(":")[0].strip()
-    return s_mod if s_mod == c_mod else f"{sentence} + {corpus}"
+    (s_mod, _, s_attr), (c_mod, _, c_attr) = sentence.partition(":"), corpus.partition(":")
+    if s_mod.strip() != c_mod.strip():
+        return f"{sentence} + {corpus}"
+    common = []
+    for a, b in zip(s_attr.strip().split(".")[:-1], c_attr.strip().split(".")[:-1]):
+        if a != b:
+            break
+        common.append(a)
+    return s_mod.strip() + (":" + ".".join(common) if common else "")
 
 
 def _bid_for(client, spec: dict) -> int:

@@ -1,26 +1,32 @@
-"""Planted-bug chrF implementations: one module per family id ('-' -> '_'), plus correct ones.
+"""Planted-bug chrF implementations: the rows of ``catalogue.py``, one per family, plus correct
+ones (see README.md).
 
-Each module exposes ``sentence(hypothesis, references) -> float`` and/or
-``corpus(hypotheses, references_per_segment) -> float`` on the 0..100 scale, and the
-module-level ``FAMILY`` (the family id it plants; None for the correct ones), ``LEVEL``
-("sentence" or "corpus": where the bug shows) and ``CLAIMS`` (the parameters it claims).
-See README.md for the table of modules, families and triggering inputs.
+Each row is reachable as an attribute of this package, so the callable adapter resolves
+``tests.planted:<name>.sentence`` / ``tests.planted:<name>.corpus`` (``row.spec(op)``).
 """
 
-import importlib
-import pkgutil
+from .catalogue import BY_NAME, ROWS, Row, Trigger
+
+__all__ = ["ROWS", "Row", "Trigger", "names", "get", "planted"]
 
 
-def modules() -> list[str]:
-    """Names of all planted and correct implementation modules (not ``base``)."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name != "base")
+def names() -> list[str]:
+    """Names of all planted and correct implementations."""
+    return sorted(BY_NAME)
 
 
-def planted() -> dict[str, object]:
-    """family id -> module, for every planted bug."""
-    out = {}
-    for name in modules():
-        mod = importlib.import_module(f"{__name__}.{name}")
-        if getattr(mod, "FAMILY", None):
-            out[mod.FAMILY] = mod
-    return out
+def get(name: str) -> Row:
+    return BY_NAME[name]
+
+
+def planted() -> dict[str, Row]:
+    """family id -> row, for every planted bug."""
+    return {r.family: r for r in ROWS if r.family}
+
+
+def __getattr__(name: str) -> Row:
+    """``tests.planted.<row name>``: the row (what a ``package:row.op`` spec reaches)."""
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

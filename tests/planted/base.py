@@ -53,6 +53,7 @@ class Chrf:
     empty_score: float = 0.0  # score when there are no n-grams on either side
     refs: str = "best"  # "first" | "mean"
     corpus_mode: str = "sum"  # "macro"
+    unmatched_refs_dropped: bool = False  # corpus sums: a segment matching no reference adds no reference n-grams
     round_digits: int | None = None
     deleted: frozenset = frozenset()  # characters deleted before counting (format characters)
     float32: bool = False  # every arithmetic result rounded to float32
@@ -215,6 +216,9 @@ class Chrf:
         total, all_empty = None, True
         for h, r in zip(hypotheses, references):
             st, _, empty = self._segment(h, list(r))
+            # the chosen reference has no match exactly when none has (a match scores > 0)
+            if self.unmatched_refs_dropped and not any(m for _, _, m in st):
+                st = [(hh, 0, 0) for hh, _, _ in st]
             all_empty = all_empty and empty
             total = st if total is None else [tuple(map(sum, zip(a, b))) for a, b in zip(total, st)]
         return self._out(self._score(total, all_empty))

@@ -2,19 +2,13 @@
 ``fractions.Fraction`` throughout, written independently of ``reference_impl`` and
 ``base.py``.  Returns the exact score rounded once to a float.  Must produce no finding.
 
-``sentence`` / ``corpus``: chrF (char_order 6, word_order 0, beta 2) -- ``CLAIMS``.
-``sentence_pp`` / ``corpus_pp``: chrF++ (word_order 2) -- ``CLAIMS_PP``
-(also exposed as ``correct_exact_chrfpp:sentence``).
+``sentence`` / ``corpus``: chrF (char_order 6, word_order 0, beta 2); ``sentence_pp`` /
+``corpus_pp``: chrF++ (word_order 2).  Rows ``correct_exact`` and ``correct_exact_chrfpp``
+of ``catalogue.py`` (which holds their claims).
 """
 
 from collections import Counter
 from fractions import Fraction
-
-FAMILY = None
-LEVEL = "sentence"
-CLAIMS = dict(char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
-              definition="sacrebleu", scale=100)
-CLAIMS_PP = dict(CLAIMS, word_order=2)
 
 _PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
