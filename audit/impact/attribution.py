@@ -108,8 +108,40 @@ def attribute_families(
     variants.update({("without", f): v for f, v in without.items()})
     if full is not None:
         variants[("full", "")] = full
-    per_segment = [f for f in modelled if not models[f][1].macro]
+    per_segment = {f: models[f] for f in modelled if not models[f][1].macro}
 
+    names = list(systems)
+    reference, scores, affected, segments_total = _model_scores(
+        systems, references, params, variants, per_segment, steps)
+    by_family: dict[str, dict] = {}
+    for f in families:
+        if models[f] is None:
+            by_family[f] = {
+                "family": f, "attributed": False,
+                "reason": "no single exact bug model for this family: only the implementation's overall impact is given",
+            }
+            continue
+        by_family[f] = _family_record(f, names, reference, scores, f in without, dict(
+            level="corpus" if models[f][1].macro else "segment", segments_affected=affected.get(f),
+            segments_total=segments_total))
+
+    check: dict = {"families": modelled, "complete": full is not None}
+    if full is None:
+        check.update(reproduces=None, max_abs_error=None,
+                     note=("the findings' families do not all have a single exact model (or their models "
+                           "conflict): no combined model"))
+    else:
+        errs = [abs(scores[("full", "")][n] - v) for n, v in implementation_scores.items()
+                if v is not None and n in scores[("full", "")]]
+        check.update(reproduces=bool(errs) and max(errs) <= MODEL_TOLERANCE,
+                     max_abs_error=max(errs) if errs else None)
+    return by_family, check
+
+
+def _model_scores(systems, references, params: ChrfParams, variants: dict, per_segment: dict, steps: Steps):
+    """Per system: the reference's corpus score, every variant's corpus score, and per
+    segment-level family the number of segments whose sentence score it changes.  One
+    system at a time, so memory stays bounded on a real corpus."""
     names = list(systems)
     scores: dict[tuple, dict[str, float]] = {k: {} for k in variants}
     reference: dict[str, float] = {}
@@ -129,58 +161,41 @@ def attribute_families(
         if per_segment:
             base = raw_by_tv[plain_tv]
             ref_seg = [variant_score([c], params, plain_sv, "sentence") for c in base]
-            for f in per_segment:
-                tv, sv = models[f]
+            for f, (tv, sv) in per_segment.items():
                 raw = raw_by_tv[tv]
                 affected[f] += sum(variant_score([c], params, sv, "sentence") != r for c, r in zip(raw, ref_seg))
         segments_total += len(segs)
         del raw_by_tv
         bound_profile_cache(PROFILE_CACHE_LIMIT)
         steps.advance()
+    return reference, scores, affected, segments_total
 
-    by_family: dict[str, dict] = {}
-    for f in families:
-        if models[f] is None:
-            by_family[f] = {
-                "family": f, "attributed": False,
-                "reason": "no single exact bug model for this family: only the implementation's overall impact is given",
-            }
-            continue
-        rows = []
-        for name in names:
-            alone = scores[("alone", f)][name]
-            row = {"name": name, "reference_score": reference[name], "alone_score": alone,
-                   "alone_difference": alone - reference[name]}
-            if f in without:
-                w = scores[("without", f)][name]
-                row.update(without_score=w, contribution=scores[("full", "")][name] - w)
-            rows.append(row)
-        diffs = [r["alone_difference"] for r in rows]
-        rec = {
-            "family": f, "attributed": True,
-            "model": f"exact bug model of {f} alone on the reference's statistics",
-            "level": "corpus" if models[f][1].macro else "segment",
-            "segments_affected": affected.get(f),
-            "segments_total": segments_total,
-            "alone_difference_min": min(diffs), "alone_difference_max": max(diffs),
-            "alone_order_flips": order_flips(reference, scores[("alone", f)]),
-            "pairs": len(names) * (len(names) - 1) // 2,
-            "systems": rows,
-        }
-        if f in without:
-            contrib = [r["contribution"] for r in rows]
-            rec.update(contribution_min=min(contrib), contribution_max=max(contrib),
-                       without_order_flips=order_flips(reference, scores[("without", f)]))
-        by_family[f] = rec
 
-    check: dict = {"families": modelled, "complete": full is not None}
-    if full is None:
-        check.update(reproduces=None, max_abs_error=None,
-                     note=("the findings' families do not all have a single exact model (or their models "
-                           "conflict): no combined model"))
-    else:
-        errs = [abs(scores[("full", "")][n] - v) for n, v in implementation_scores.items()
-                if v is not None and n in scores[("full", "")]]
-        check.update(reproduces=bool(errs) and max(errs) <= MODEL_TOLERANCE,
-                     max_abs_error=max(errs) if errs else None)
-    return by_family, check
+def _family_record(f: str, names: list[str], reference: dict, scores: dict, has_without: bool,
+                   scope: dict) -> dict:
+    """One attributed family: per system its score alone (and without it), and summaries;
+    ``scope`` (level, segments affected and total) goes after the model's name."""
+    rows = []
+    for name in names:
+        alone = scores[("alone", f)][name]
+        row = {"name": name, "reference_score": reference[name], "alone_score": alone,
+               "alone_difference": alone - reference[name]}
+        if has_without:
+            w = scores[("without", f)][name]
+            row.update(without_score=w, contribution=scores[("full", "")][name] - w)
+        rows.append(row)
+    diffs = [r["alone_difference"] for r in rows]
+    rec = {
+        "family": f, "attributed": True,
+        "model": f"exact bug model of {f} alone on the reference's statistics",
+        **scope,
+        "alone_difference_min": min(diffs), "alone_difference_max": max(diffs),
+        "alone_order_flips": order_flips(reference, scores[("alone", f)]),
+        "pairs": len(names) * (len(names) - 1) // 2,
+        "systems": rows,
+    }
+    if has_without:
+        contrib = [r["contribution"] for r in rows]
+        rec.update(contribution_min=min(contrib), contribution_max=max(contrib),
+                   without_order_flips=order_flips(reference, scores[("without", f)]))
+    return rec
