@@ -185,6 +185,16 @@ def _profile(text: str, params: ChrfParams, tv: TextVariant):
     return _profile_cached(text, params, tv.ws, tv.case, tv.units, tv.format_deleted, tv.orders, tv.words)
 
 
+def bound_profile_cache(limit: int) -> bool:
+    """Empty the n-gram profile cache when it holds more than ``limit`` entries (a long
+    computation over a real corpus, e.g. the impact study, keeps memory bounded between
+    systems this way); True when it was emptied.  Results never depend on the cache."""
+    if _profile_cached.cache_info().currsize <= limit:
+        return False
+    _profile_cached.cache_clear()
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class RawStats(SegmentStats):
     """Statistics plus the hypothesis's own n-gram total, which SegmentStats zeroes where

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from ..errors import UsageError
@@ -73,15 +72,6 @@ def _overrides(args) -> dict:
     return {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
 
 
-def _system_names(paths: list[str]) -> list[str]:
-    base = [os.path.basename(p) for p in paths]
-    names = base if len(set(base)) == len(base) else list(paths)
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise UsageError(f"system file {dup} is given twice")
-    return names
-
-
 def _resolve_adapter(args):
     try:
         from ..adapters import resolve
@@ -106,8 +96,9 @@ def _close(adapter) -> None:
         close()
 
 
-class _RichSteps:
-    """Progress bar on stderr; only when stderr is a terminal."""
+class RichSteps:
+    """Progress bar on stderr (``audit.impact.Steps``); ``progress`` picks it only when
+    stderr is a terminal."""
 
     def __init__(self):
         from rich.console import Console
@@ -135,26 +126,18 @@ class _RichSteps:
         self._progress.advance(self._task, n)
 
 
-class _NullSteps:
-    def __enter__(self):
-        return self
+def progress(quiet: bool = False):
+    """The progress display of an impact computation: a bar on a terminal, else nothing."""
+    from ..impact import NoSteps
 
-    def __exit__(self, *exc):
-        return False
-
-    def stage(self, description, total):
-        pass
-
-    def advance(self, n=1):
-        pass
+    return RichSteps() if sys.stderr.isatty() and not quiet else NoSteps()
 
 
 def run(args, *, adapter=None, console=None) -> int:
     """Run the command; ``adapter`` may be injected (tests)."""
     from reference_impl import ChrfParams
 
-    from ..impact import run_impact
-    from ..textfiles import check_same_length, read_segments
+    from ..impact import load_system_files, run_impact
 
     from .. import limits
 
@@ -164,15 +147,7 @@ def run(args, *, adapter=None, console=None) -> int:
     if not 0 < args.alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
     check_file(args.json, "--json")
-    names = _system_names(args.systems)
-    refs = [read_segments(r) for r in args.ref]
-    hyps = [read_segments(s) for s in args.systems]
-    named = {}
-    for path, segs in zip(list(args.ref) + list(args.systems), refs + hyps):
-        named.setdefault(path, segs)
-    check_same_length(named)
-    references = [list(t) for t in zip(*refs)]
-    systems = dict(zip(names, hyps))
+    systems, references = load_system_files(args.ref, args.systems)
 
     own = adapter is None
     if own:
@@ -186,7 +161,7 @@ def run(args, *, adapter=None, console=None) -> int:
         over = _overrides(args)
         if over and own is False:
             params = _with_overrides(params, over, ChrfParams)
-        steps = _RichSteps() if sys.stderr.isatty() else _NullSteps()
+        steps = progress()
         with steps:
             result = run_impact(
                 systems, references, adapter, params=params, resamples=args.resamples,

@@ -207,7 +207,7 @@ def impact_studies(args, result) -> dict | None:
 
     from ..adapters import resolve
     from ..impact import load_impact_data, skipped_record, study
-    from .impact import _NullSteps, _RichSteps
+    from .impact import progress
 
     systems, references = load_impact_data(data)
     out: dict = {}
@@ -231,7 +231,7 @@ def impact_studies(args, result) -> dict | None:
             if summary is None:
                 continue
             families = list(dict.fromkeys(f.family for f in summary.findings))  # a family may show at both levels
-            steps = _RichSteps() if sys.stderr.isatty() and not args.quiet else _NullSteps()
+            steps = progress(quiet=args.quiet)
             start = time.perf_counter()
             with steps:
                 out[adapter.name] = study(adapter, families, systems, references, data=str(data),
