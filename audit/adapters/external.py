@@ -17,7 +17,7 @@ from ..limits import check_claims
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
 from .frames import EOF, TIMEOUT, take_line
-from .supervisor import LOAD_FLOOR, Supervisor
+from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
 PROTOCOL_VERSION = 1
 
@@ -105,26 +105,22 @@ class ExternalProcess(Supervisor):
                     req["hypotheses"], req["references"] = item
                 lines.append(_encode(req))
             self.send_async(b"".join(lines))
-            for k, i in enumerate(range(start, len(items))):
-                line = self.read(self.timeout)
-                lost = self.no_answer(line, self.timeout)
-                if lost is not None:
-                    results[i], restart = lost, True
-                    if lost[0] == "timeout" and self.out_of_order:
-                        # it holds answers back: a protocol violation, not a hang
-                        results[i] = ("invalid", None, f"no answer within {self.timeout:g} s, and this "
-                                      f"program answers out of order ({self.out_of_order})")
-                else:
-                    results[i], restart = _answer(line, ids[k])
-                    if restart and results[i][0] == "invalid" and "does not match request id" in results[i][2]:
-                        self.out_of_order = results[i][2]
-                if restart:
-                    self.restart()
-                    start = i + 1
-                    break
-            else:
-                start = len(items)
+            start = self.answers(results, start, lambda line, k: self._judge(line, ids[k]))
         return results
+
+    def _judge(self, line, rid: int) -> tuple:
+        """(result, trusted) for the answer to request ``rid``."""
+        lost = self.no_answer(line, self.timeout)
+        if lost is not None:
+            if lost[0] == "timeout" and self.out_of_order:
+                # it holds answers back: a protocol violation, not a hang
+                return ("invalid", None, f"no answer within {self.timeout:g} s, and this "
+                        f"program answers out of order ({self.out_of_order})"), False
+            return lost, False
+        result, restart = _answer(line, rid)
+        if restart and result[0] == "invalid" and "does not match request id" in result[2]:
+            self.out_of_order = result[2]
+        return result, not restart
 
 
 def _check_hello(hello: dict) -> None:
@@ -187,10 +183,10 @@ def _answer(line: str, expected_id: int) -> tuple:
     return B.classify(answer["score"]), False
 
 
-class ExternalAdapter(Adapter):
+class ExternalAdapter(Tenant, Adapter):
     def __init__(self, process: ExternalProcess, hello: Optional[dict], claims: Claims,
                  supports: Support, accepts: frozenset, version: Optional[str], sources: dict):
-        self.process = process.acquire()
+        self.process = self._occupy(process)
         self.name = f"external:{process.command}"
         self.hello = hello
         self.claims = claims
@@ -198,7 +194,6 @@ class ExternalAdapter(Adapter):
         self.accepts = frozenset(accepts)
         self.version = version
         self.sources = sources
-        self._closed = False
 
     @classmethod
     def start(cls, command: str, timeout: float) -> "ExternalAdapter":
@@ -263,16 +258,4 @@ class ExternalAdapter(Adapter):
         return variant
 
     def _score(self, op: str, items: list) -> list[tuple]:
-        if self._closed:
-            raise RuntimeError(f"adapter {self.name} is closed")
-        return self.process.run(op, self.claims.to_dict(), items)
-
-    @property
-    def restarts(self) -> int:
-        return self.process.restarts
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self.process.release()
-
+        return self._open_host().run(op, self.claims.to_dict(), items)

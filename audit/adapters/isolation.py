@@ -190,30 +190,24 @@ class WorkerClient(Supervisor):
                 for i in range(start, len(items)):
                     results[i] = ("crash", B.one_line(str(e)))
                 break
-            for i in range(start, len(items)):
-                frame = self.read(self.timeout)
-                lost = self.no_answer(frame, self.timeout)
-                if lost is not None:
-                    results[i] = lost
-                else:
-                    ok = (isinstance(frame, list) and len(frame) == 3 and frame[0] == "item"
-                          and type(frame[1]) is int and frame[1] == i - start and valid_result(frame[2]))
-                    if ok:
-                        results[i] = ok
-                        continue
-                    # what the implementation wrote on the protocol descriptor, or a stream
-                    # out of step: data for an invalid-output finding, then a fresh worker
-                    if isinstance(frame, BadFrame):
-                        results[i] = ("invalid", frame.text, frame.why)
-                    else:
-                        results[i] = ("invalid", B.one_line(json.dumps(frame), 200),
-                                      "the worker's answer is not a result frame for this item")
-                self.restart()
-                start = i + 1
-                break
-            else:
-                start = len(items)
+            start = self.answers(results, start, self._judge)
         return results
+
+    def _judge(self, frame, k: int) -> tuple:
+        """(result, trusted) for the answer to item ``k`` of the batch sent."""
+        lost = self.no_answer(frame, self.timeout)
+        if lost is not None:
+            return lost, False
+        ok = (isinstance(frame, list) and len(frame) == 3 and frame[0] == "item"
+              and type(frame[1]) is int and frame[1] == k and valid_result(frame[2]))
+        if ok:
+            return ok, True
+        # what the implementation wrote on the protocol descriptor, or a stream out of step:
+        # data for an invalid-output finding, then a fresh worker
+        if isinstance(frame, BadFrame):
+            return ("invalid", frame.text, frame.why), False
+        return ("invalid", B.one_line(json.dumps(frame), 200),
+                "the worker's answer is not a result frame for this item"), False
 
 
 class InProcessClient:

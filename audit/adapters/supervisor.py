@@ -220,6 +220,20 @@ class Supervisor:
         frame, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, self.take, timeout)
         return frame
 
+    def answers(self, results: list, start: int, judge) -> int:
+        """Fill ``results[start:]`` with the answers to a batch already sent, read in order,
+        each within ``timeout`` of the previous one.  ``judge(frame, k)`` turns the k-th frame
+        of the batch (or TIMEOUT / EOF) into ``(result, trusted)``.  The first untrusted one
+        (a crash, a hang, a broken stream) costs that item and a restart: the index after it
+        is returned, for the caller to send the rest to a fresh child; ``len(results)`` when
+        every item was answered.  One bad item therefore never costs the batch."""
+        for i in range(start, len(results)):
+            results[i], trusted = judge(self.read(self.timeout), i - start)
+            if not trusted:
+                self.restart()
+                return i + 1
+        return len(results)
+
     # -- describing failures ----------------------------------------------------------
     def exit_detail(self) -> str:
         """Why the stream ended: the exit status (waiting up to 2 s for it), or that the
@@ -243,3 +257,31 @@ class Supervisor:
 
     def stderr_tail(self, limit: int = 300) -> str:
         return stderr_tail(self._stderr, limit)
+
+
+class Tenant:
+    """Mixin for an adapter that scores through a supervised process shared with its
+    variants (``configure``): it holds one use of the process (``acquire``) from construction
+    to ``close``, so the process outlives a closed variant but not the last adapter."""
+
+    _closed = True
+
+    def _occupy(self, host):
+        self._host = host.acquire()
+        self._closed = False
+        return self._host
+
+    def _open_host(self):
+        if self._closed:
+            raise RuntimeError(f"adapter {self.name} is closed")
+        return self._host
+
+    @property
+    def restarts(self) -> int:
+        """How often the process was restarted after a crash or a hang (diagnostics)."""
+        return self._host.restarts
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._host.release()
