@@ -16,6 +16,17 @@ for line in sys.stdin:
         os._exit(4)
     if hyp == "hang":
         time.sleep(1000)
+    if hyp == "half":  # half an answer line, then silence
+        sys.stdout.write('{"id": %d, "sco' % rid)
+        sys.stdout.flush()
+        time.sleep(1000)
+    if hyp == "close-stdout":  # no more answers, but still running
+        os.close(1)
+        time.sleep(1000)
+    if hyp == "exit-fork":  # dies, while a child it forked keeps stdout open
+        if os.fork() == 0:
+            time.sleep(1000)
+        os._exit(6)
     if hyp == "garbage":
         print("this is not json", flush=True)
         continue

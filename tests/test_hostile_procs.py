@@ -100,6 +100,32 @@ def test_sigkill_of_the_audit_still_ends_its_workers(tmp_path):
         main.kill()
 
 
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGKILL, -signal.SIGKILL)])
+def test_signal_with_jobs_ends_the_pool_units_too(tmp_path, sig, code):
+    """--jobs 2: one unit runs here, the other in a pool process whose worker hangs.  Before
+    issue 13, SIGTERM stopped this process's worker and then waited for the pool process to
+    finish its unit (--timeout per item: minutes), and after SIGKILL the pool process and its
+    worker lived on (the worker watches the pool process, not the audit).  The pool processes
+    now stop their workers and exit as soon as the audit is interrupted or gone."""
+    mark = uuid.uuid4().hex
+    (tmp_path / "cases").mkdir()
+    main = _start(["run", "--impl", "planted_hostile:fork_and_hang", "--corpus-impl", "planted_hostile:fork_and_hang",
+                   "--jobs", "2", "--timeout", "300", "--quiet", "--max-examples", "5", "--cases", "cases"],
+                  tmp_path, mark)
+    pids = tmp_path / "pids"
+    try:
+        # both units are hanging in their workers: this process's and the pool process's
+        assert _until(lambda: pids.is_file() and len({ln.split()[0] for ln in pids.read_text().splitlines()}) >= 2)
+        workers = {int(ln.split()[0]) for ln in pids.read_text().splitlines()}
+        main.send_signal(sig)
+        main.wait(60)  # hang detection: the hanging items have a 300 s timeout
+        assert main.returncode == code, main.stderr.read()
+        assert _until(lambda: not _marked(mark), 30), _marked(mark)
+        assert not any(_alive(w) for w in workers)
+    finally:
+        main.kill()
+
+
 def test_sigterm_during_validate_patch_leaves_nothing(tmp_path):
     """c994a20: 4 auditing processes and a /tmp/chrf-audit-validate-* directory were left."""
     mark = uuid.uuid4().hex

@@ -9,125 +9,54 @@ Outcome) and a restart of the program; the rest of the batch continues.
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import subprocess
-import tempfile
-import threading
-import weakref
 from typing import Optional
 
-from .. import procs
 from ..errors import UsageError
 from ..limits import check_claims
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
-from .frames import EOF, TIMEOUT, read_frame
-from .isolation import LOAD_FLOOR, describe_exit, stderr_tail
+from .frames import EOF, TIMEOUT, take_line
+from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
 PROTOCOL_VERSION = 1
 
 
-def _kill(holder: dict) -> None:
-    """End the program's whole process group (audit.procs.stop) and its writer thread."""
-    proc = holder.get("proc")
-    holder["proc"] = None
-    if proc is None:
-        return
-    procs.stop(proc)
-    writer = holder.pop("writer", None)
-    if writer is not None:
-        writer.join(timeout=2)
+class ExternalProcess(Supervisor):
+    """The program behind ``--external``: the protocol (hello, pipelined requests, answers
+    matched to ids) on top of the ``Supervisor``'s process lifecycle."""
 
-
-def _take_line(buf: bytes):
-    """The next non-blank line (decoded), or None when no complete line is buffered."""
-    while True:
-        nl = buf.find(b"\n")
-        if nl < 0:
-            return None
-        line, buf = buf[:nl], buf[nl + 1 :]
-        if line.strip():
-            return line.decode("utf-8", "replace"), buf
-
-class ExternalProcess:
     def __init__(self, command: str, timeout: float, startup_timeout: float = LOAD_FLOOR):
-        self.command = command
         try:
-            self.argv = shlex.split(command)
+            argv = shlex.split(command)
         except ValueError as e:
             raise AdapterError(f"cannot parse --external {command!r}: {e}") from None
-        if not self.argv:
+        if not argv:
             raise AdapterError("--external needs a command, got an empty string")
-        self.timeout = float(timeout)
-        self.startup_timeout = max(float(startup_timeout), self.timeout)
-        self.cwd = os.getcwd()
-        self.lock = threading.RLock()
-        self._holder: dict = {"proc": None}
-        self._buf = b""
-        self._stderr = tempfile.TemporaryFile()
+        super().__init__(argv, take_line, timeout, startup_timeout)
+        self.command = command
         self._next_id = 1
         self.out_of_order = ""  # set once an answer carried another request's id
-        self.users = 0
-        self.restarts = 0
-        weakref.finalize(self, _kill, self._holder)
-
-    @property
-    def proc(self):
-        return self._holder["proc"]
 
     def start(self) -> None:
-        if self.proc is not None:
-            return
+        """Start the program unless it runs; AdapterError (a user mistake) when it cannot."""
         try:
-            proc = procs.spawn(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, bufsize=0,
-            )
+            super().start()
         except OSError as e:
             raise AdapterError(
                 f"cannot start --external {self.command!r}: {e.strerror or e}"
                 + (f": {e.filename!r}" if getattr(e, "filename", None) else "")
             ) from None
-        self._holder["proc"] = proc
-        self._buf = b""
-
-    def kill(self) -> None:
-        _kill(self._holder)
-        self._buf = b""
-
-    def _exit_detail(self) -> str:
-        return describe_exit(procs.exit_status(self.proc, 2))
-
-    def _readline(self, timeout: float):
-        line, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_line, timeout)
-        return line
-
-    def _write_async(self, data: bytes) -> None:
-        fd = self.proc.stdin.fileno()
-
-        def write():
-            view = memoryview(data)
-            try:
-                while view:
-                    n = os.write(fd, view)
-                    view = view[n:]
-            except OSError:
-                pass  # the program died or was killed; the reader reports it
-
-        thread = threading.Thread(target=write, daemon=True)
-        self._holder["writer"] = thread
-        thread.start()
 
     def hello(self) -> Optional[dict]:
         """The handshake answer, or None when the program does not implement it."""
         with self.lock:
             self.start()
-            self._write_async(_encode({"id": 0, "op": "hello", "protocol": PROTOCOL_VERSION}))
-            line = self._readline(self.startup_timeout)
+            self.send_async(_encode({"id": 0, "op": "hello", "protocol": PROTOCOL_VERSION}))
+            line = self.read(self.startup_timeout)
             if line is EOF:
-                detail = self._exit_detail()
-                tail = stderr_tail(self._stderr)
+                detail = self.exit_detail()
+                tail = self.stderr_tail()
                 self.kill()
                 raise AdapterError(
                     f"--external {self.command!r} exited before answering hello ({detail})"
@@ -159,11 +88,8 @@ class ExternalProcess:
         results: list = [None] * len(items)
         start = 0
         while start < len(items):
-            if self.proc is not None and procs.exited(self.proc):
-                self.kill()  # died between calls: not the next item's fault
-                self.restarts += 1
             try:
-                self.start()
+                self.ensure()
             except AdapterError as e:
                 for i in range(start, len(items)):
                     results[i] = ("crash", str(e))
@@ -178,52 +104,23 @@ class ExternalProcess:
                 else:
                     req["hypotheses"], req["references"] = item
                 lines.append(_encode(req))
-            self._write_async(b"".join(lines))
-            restart = False
-            for k, i in enumerate(range(start, len(items))):
-                line = self._readline(self.timeout)
-                if line is TIMEOUT:
-                    results[i] = ("timeout", f"no answer within {self.timeout:g} s")
-                    if self.out_of_order:  # it holds answers back: a protocol violation, not a hang
-                        results[i] = ("invalid", None, f"no answer within {self.timeout:g} s, and this "
-                                      f"program answers out of order ({self.out_of_order})")
-                    restart = True
-                elif line is EOF:
-                    results[i] = ("crash", self._exit_detail())
-                    restart = True
-                else:
-                    results[i], restart = _answer(line, ids[k])
-                    if restart and results[i][0] == "invalid" and "does not match request id" in results[i][2]:
-                        self.out_of_order = results[i][2]
-                if restart:
-                    self.kill()
-                    self.restarts += 1
-                    start = i + 1
-                    break
-            else:
-                start = len(items)
-                self._holder.pop("writer", None)
+            self.send_async(b"".join(lines))
+            start = self.answers(results, start, lambda line, k: self._judge(line, ids[k]))
         return results
 
-    def close(self) -> None:
-        with self.lock:
-            proc = self.proc
-            if proc is not None:
-                try:
-                    proc.stdin.close()  # end of input: the program may exit on its own
-                except OSError:
-                    pass
-                procs.exit_status(proc, 1.0)
-            self.kill()
-
-    def acquire(self):
-        self.users += 1
-        return self
-
-    def release(self) -> None:
-        self.users -= 1
-        if self.users <= 0:
-            self.close()
+    def _judge(self, line, rid: int) -> tuple:
+        """(result, trusted) for the answer to request ``rid``."""
+        lost = self.no_answer(line, self.timeout)
+        if lost is not None:
+            if lost[0] == "timeout" and self.out_of_order:
+                # it holds answers back: a protocol violation, not a hang
+                return ("invalid", None, f"no answer within {self.timeout:g} s, and this "
+                        f"program answers out of order ({self.out_of_order})"), False
+            return lost, False
+        result, restart = _answer(line, rid)
+        if restart and result[0] == "invalid" and "does not match request id" in result[2]:
+            self.out_of_order = result[2]
+        return result, not restart
 
 
 def _check_hello(hello: dict) -> None:
@@ -286,10 +183,10 @@ def _answer(line: str, expected_id: int) -> tuple:
     return B.classify(answer["score"]), False
 
 
-class ExternalAdapter(Adapter):
+class ExternalAdapter(Tenant, Adapter):
     def __init__(self, process: ExternalProcess, hello: Optional[dict], claims: Claims,
                  supports: Support, accepts: frozenset, version: Optional[str], sources: dict):
-        self.process = process.acquire()
+        self.process = self._occupy(process)
         self.name = f"external:{process.command}"
         self.hello = hello
         self.claims = claims
@@ -297,7 +194,6 @@ class ExternalAdapter(Adapter):
         self.accepts = frozenset(accepts)
         self.version = version
         self.sources = sources
-        self._closed = False
 
     @classmethod
     def start(cls, command: str, timeout: float) -> "ExternalAdapter":
@@ -362,16 +258,4 @@ class ExternalAdapter(Adapter):
         return variant
 
     def _score(self, op: str, items: list) -> list[tuple]:
-        if self._closed:
-            raise RuntimeError(f"adapter {self.name} is closed")
-        return self.process.run(op, self.claims.to_dict(), items)
-
-    @property
-    def restarts(self) -> int:
-        return self.process.restarts
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self.process.release()
-
+        return self._open_host().run(op, self.claims.to_dict(), items)

@@ -52,6 +52,18 @@ def read_frame(fd: int, buf: bytes, take, timeout: float):
         buf += chunk
 
 
+def take_line(buf: bytes):
+    """The next non-blank line (decoded) and the rest, or None when no complete line is
+    buffered: the framing of external programs, whose lines ``external._answer`` parses."""
+    while True:
+        nl = buf.find(b"\n")
+        if nl < 0:
+            return None
+        line, buf = buf[:nl], buf[nl + 1 :]
+        if line.strip():
+            return line.decode("utf-8", "replace"), buf
+
+
 #: An answer line of the worker longer than this is not ours (results are a few hundred bytes).
 MAX_FRAME = 1 << 20
 

@@ -17,161 +17,79 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
-import weakref
 from pathlib import Path
 
-from .. import procs
 from . import backends as B
-from .frames import EOF, TIMEOUT, BadFrame, _load_answer, _str, _take_frame, read_frame, valid_result
+from .frames import BadFrame, _load_answer, _str, _take_frame, valid_result
+from .supervisor import LOAD_FLOOR, Supervisor
 from .worker import encode
 
 _AUDIT_ROOT = str(Path(__file__).resolve().parents[2])
-
-#: Starting a worker and importing the implementation (or starting an external program and
-#: its hello) is bounded by ``max(--timeout, LOAD_FLOOR)`` seconds: a module that sleeps on
-#: import fails within that bound, while a heavy but honest import (numpy, torch) on a busy
-#: machine is not mistaken for a hang by a short per-call --timeout.
-LOAD_FLOOR = 15.0
 
 
 class WorkerFailure(Exception):
     """The worker could not be (re)started or answered nonsense."""
 
 
-def describe_exit(returncode) -> str:
-    if returncode is None:
-        return "process died"
-    if returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = "unknown signal"
-        return f"process died: signal {-returncode} ({name})"
-    return f"process died: exit status {returncode}"
-
-
-def kill_group(proc: subprocess.Popen) -> None:
-    """End the worker and everything in its process group (audit.procs.stop)."""
-    procs.stop(proc)
-
-
-def _finalize(holder: dict) -> None:
-    proc = holder.get("proc")
-    if proc is not None:
-        kill_group(proc)
-
-
-def stderr_tail(f, limit: int = 300) -> str:
-    if f is None:
-        return ""
-    try:
-        f.flush()
-        f.seek(0, os.SEEK_END)
-        size = f.tell()
-        f.seek(max(0, size - 4000))
-        text = f.read().decode("utf-8", "replace")
-        f.seek(0, os.SEEK_END)
-    except (OSError, ValueError):
-        return ""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return B.one_line(lines[-1], limit) if lines else ""
-
-
 def worker_env(cwd: str) -> dict:
+    """The environment of a Python child that imports the user's code: ``cwd`` first on the
+    path (as for ``python -m`` there), chrf-audit itself last."""
     env = dict(os.environ)
     parts = [cwd] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p] + [_AUDIT_ROOT]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
     return env
 
 
-class WorkerClient:
-    """One warm worker process hosting any number of loaded backends."""
+class WorkerClient(Supervisor):
+    """One warm worker process hosting any number of loaded backends.
+
+    The process lifecycle (start, deadlines, kill, restart, close, sharing) is the
+    ``Supervisor``'s; this class is the worker protocol: loads, signatures, streamed runs."""
+
+    goodbye = encode(["exit"])
 
     def __init__(self, timeout: float, startup_timeout: float = LOAD_FLOOR):
-        self.timeout = float(timeout)
-        self.startup_timeout = max(float(startup_timeout), self.timeout)
-        self.cwd = os.getcwd()
-        self.lock = threading.RLock()
+        cwd = os.getcwd()
+        super().__init__([sys.executable, "-m", "audit.adapters.worker"], _take_frame, timeout,
+                         startup_timeout, cwd=cwd, env=worker_env(cwd))
         self.specs: dict[int, dict] = {}
         self.loaded: dict[int, tuple] = {}  # bid -> ("ok", description) | ("error", message)
         self._pending: list[int] = []  # bids whose load answer is still to be read
         self._live: set[int] = set()  # bids loaded in the current process
         self._reload_errors: dict[int, str] = {}
         self._ready = False
-        self._buf = b""
-        self._holder: dict = {"proc": None}
-        self._stderr = None
-        self.users = 0
-        self.restarts = 0
-        weakref.finalize(self, _finalize, self._holder)
 
-    # -- process management ---------------------------------------------------------
-    @property
-    def proc(self):
-        return self._holder["proc"]
-
-    def start(self) -> None:
-        """Spawn the process and queue the loads (non-blocking: resolve() starts several
-        workers before waiting for any of them)."""
-        with self.lock:
-            if self.proc is not None:
-                return
-            if self._stderr is None:
-                self._stderr = tempfile.TemporaryFile()
-            proc = procs.spawn(
-                [sys.executable, "-m", "audit.adapters.worker"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, env=worker_env(self.cwd), bufsize=0,
-            )
-            self._holder["proc"] = proc
-            self._buf = b""
-            self._ready = False
-            self._pending = []
-            self._live = set()
-            for bid, spec in self.specs.items():
-                self._send(["load", bid, spec])
-                self._pending.append(bid)
-
-    def _kill(self) -> None:
-        proc = self.proc
-        self._holder["proc"] = None
+    # -- process state --------------------------------------------------------------
+    def _spawned(self) -> None:
+        """Queue the loads without waiting (resolve() starts several workers before reading
+        any of them)."""
         self._ready = False
         self._pending = []
-        if proc is not None:
-            kill_group(proc)
+        self._live = set()
+        for bid, spec in self.specs.items():
+            self._send(["load", bid, spec])
+            self._pending.append(bid)
+
+    def _stopped(self) -> None:
+        self._ready = False
+        self._pending = []
 
     def _send(self, msg) -> None:
-        self.proc.stdin.write(encode(msg))
-
-    def _recv(self, timeout: float):
-        """Next frame, or TIMEOUT / EOF."""
-        frame, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_frame, timeout)
-        return frame
-
-    def _exit_detail(self) -> str:
-        return describe_exit(procs.exit_status(self.proc, 2))
+        self.send(encode(msg))
 
     def _settle(self) -> None:
         """Read the ready frame and outstanding load answers."""
-        if self.proc is not None and procs.exited(self.proc):
-            self._kill()  # died between calls (not any item's fault): start afresh
-            self.restarts += 1
-        if self.proc is None:
-            self.start()
+        self.ensure()
         try:
             if not self._ready:
-                frame = self._recv(self.startup_timeout)
+                frame = self.read(self.startup_timeout)
                 if not (isinstance(frame, list) and frame[0] == "ready"):
                     raise WorkerFailure(self._startup_problem(frame, "starting"))
                 self._ready = True
             while self._pending:
                 bid = self._pending[0]
-                frame = _load_answer(raw := self._recv(self.startup_timeout))
+                frame = _load_answer(raw := self.read(self.startup_timeout))
                 if frame is None:
                     raise WorkerFailure(self._startup_problem(raw, "loading", bid))
                 self._pending.pop(0)
@@ -182,22 +100,21 @@ class WorkerClient:
                 if bid not in self.loaded or self.loaded[bid][0] != "ok":
                     self.loaded[bid] = frame
         except (BrokenPipeError, OSError) as e:
-            self._kill()
+            self.kill()
             raise WorkerFailure(f"worker process failed: {e}") from None
 
     def _startup_problem(self, frame, what: str, bid=None) -> str:
         spec = self.specs.get(bid) if bid is not None else None
         target = f" {_spec_text(spec)}" if spec else ""
-        if frame is TIMEOUT:
-            detail = f"no answer within {self.startup_timeout:g} s"
-        elif frame is EOF:
-            detail = self._exit_detail()
+        lost = self.no_answer(frame, self.startup_timeout)
+        if lost is not None:
+            detail = lost[1]
         elif isinstance(frame, BadFrame):
             detail = f"{frame.why}: {frame.text[:80]!r}"
         else:
             detail = f"unexpected answer {json.dumps(frame)[:80]}"
-        tail = stderr_tail(self._stderr)
-        self._kill()
+        tail = self.stderr_tail()
+        self.kill()
         return f"worker {what}{target} failed: {detail}" + (f" ({tail})" if tail else "")
 
     # -- public surface -------------------------------------------------------------
@@ -210,7 +127,7 @@ class WorkerClient:
                     self._send(["load", bid, spec])
                     self._pending.append(bid)
                 except OSError:
-                    self._kill()
+                    self.kill()
             return bid
 
     def describe(self, bid: int) -> dict:
@@ -232,12 +149,12 @@ class WorkerClient:
             try:
                 self._settle()
                 self._send(["signature", bid, claims])
-                frame = self._recv(self.timeout)
+                frame = self.read(self.timeout)
             except (WorkerFailure, OSError):
-                self._kill()
+                self.kill()
                 return None
             if not (isinstance(frame, list) and len(frame) == 2 and frame[0] in ("ok", "error")):
-                self._kill()  # not an answer: the stream cannot be trusted any more
+                self.kill()  # not an answer: the stream cannot be trusted any more
                 return None
             return frame[1] if frame[0] == "ok" and _str(frame[1]) else None
 
@@ -246,7 +163,7 @@ class WorkerClient:
             try:
                 return self._run(bid, op, claims, items)
             except BaseException:  # KeyboardInterrupt mid-batch: answers still in flight
-                self._kill()
+                self.kill()
                 raise
 
     def _run(self, bid: int, op: str, claims: dict, items: list) -> list[tuple]:
@@ -262,9 +179,8 @@ class WorkerClient:
                 self._send(["run", bid, op, claims, items[start:]])
             except (WorkerFailure, OSError) as e:
                 if isinstance(e, OSError):  # the worker died before reading the batch
-                    detail = self._exit_detail() if self.proc is not None else str(e)
-                    self._kill()
-                    self.restarts += 1
+                    detail = self.exit_detail() if self.proc is not None else str(e)
+                    self.restart()
                     send_failures += 1
                     if send_failures >= 2:  # twice in a row: blame the first item
                         results[start] = ("crash", detail)
@@ -274,62 +190,24 @@ class WorkerClient:
                 for i in range(start, len(items)):
                     results[i] = ("crash", B.one_line(str(e)))
                 break
-            for i in range(start, len(items)):
-                frame = self._recv(self.timeout)
-                if frame is TIMEOUT:
-                    results[i] = ("timeout", f"no answer within {self.timeout:g} s")
-                elif frame is EOF:
-                    results[i] = ("crash", self._exit_detail())
-                else:
-                    ok = (isinstance(frame, list) and len(frame) == 3 and frame[0] == "item"
-                          and type(frame[1]) is int and frame[1] == i - start and valid_result(frame[2]))
-                    if ok:
-                        results[i] = ok
-                        continue
-                    # what the implementation wrote on the protocol descriptor, or a stream
-                    # out of step: data for an invalid-output finding, then a fresh worker
-                    if isinstance(frame, BadFrame):
-                        results[i] = ("invalid", frame.text, frame.why)
-                    else:
-                        results[i] = ("invalid", B.one_line(json.dumps(frame), 200),
-                                      "the worker's answer is not a result frame for this item")
-                self._kill()
-                self.restarts += 1
-                start = i + 1
-                break
-            else:
-                start = len(items)
+            start = self.answers(results, start, self._judge)
         return results
 
-    def acquire(self) -> "WorkerClient":
-        with self.lock:
-            self.users += 1
-        return self
-
-    def release(self) -> None:
-        with self.lock:
-            self.users -= 1
-            if self.users <= 0:
-                self.close()
-
-    def close(self) -> None:
-        with self.lock:
-            proc = self.proc
-            if proc is None:
-                return
-            try:
-                self._send(["exit"])
-                proc.stdin.close()
-            except OSError:
-                pass
-            self._holder["proc"] = None
-            self._ready = False
-            self._pending = []
-            # a second to exit on its own, then its group (children it forked) is killed too
-            procs.stop(proc, wait=1.0)
-            if self._stderr is not None:
-                self._stderr.close()
-                self._stderr = None
+    def _judge(self, frame, k: int) -> tuple:
+        """(result, trusted) for the answer to item ``k`` of the batch sent."""
+        lost = self.no_answer(frame, self.timeout)
+        if lost is not None:
+            return lost, False
+        ok = (isinstance(frame, list) and len(frame) == 3 and frame[0] == "item"
+              and type(frame[1]) is int and frame[1] == k and valid_result(frame[2]))
+        if ok:
+            return ok, True
+        # what the implementation wrote on the protocol descriptor, or a stream out of step:
+        # data for an invalid-output finding, then a fresh worker
+        if isinstance(frame, BadFrame):
+            return ("invalid", frame.text, frame.why), False
+        return ("invalid", B.one_line(json.dumps(frame), 200),
+                "the worker's answer is not a result frame for this item"), False
 
 
 class InProcessClient:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .base import Adapter, Claims, SourceLocation, Support
+from .supervisor import Tenant
 
 #: Built-in adapters: name -> (backend spec, default claims, accepts, supports).
 _SACRE_ACCEPTS = frozenset({"char_order", "word_order", "beta", "lowercase", "whitespace"})
@@ -51,7 +52,7 @@ SACREBLEU_NAMES = ("sacrebleu-chrf", "sacrebleu-chrf++", "sacrebleu-chrf-eps", "
 TORCHMETRICS_NAMES = ("torchmetrics-chrf", "torchmetrics-chrf++")
 
 
-class PythonAdapter(Adapter):
+class PythonAdapter(Tenant, Adapter):
     #: A Python callable takes any ``str``, lone surrogates included (what ``surrogateescape``
     #: decoding makes of bad bytes); the worker's pickles carry them.
     accepts_surrogates = True
@@ -69,7 +70,7 @@ class PythonAdapter(Adapter):
         native_signature: bool = False,
     ):
         self.name = name
-        self.client = client.acquire()
+        self.client = self._occupy(client)
         self.bid = bid
         self.claims = claims
         self.supports = supports
@@ -81,7 +82,6 @@ class PythonAdapter(Adapter):
         }
         self._native_signature = native_signature
         self._signature: Optional[str] = None
-        self._closed = False
 
     @property
     def signature(self) -> str:
@@ -100,16 +100,4 @@ class PythonAdapter(Adapter):
         )
 
     def _score(self, op: str, items: list) -> list[tuple]:
-        if self._closed:
-            raise RuntimeError(f"adapter {self.name} is closed")
-        return self.client.run(self.bid, op, self.claims.to_dict(), items)
-
-    @property
-    def restarts(self) -> int:
-        """How often the worker was restarted after a crash or a hang (diagnostics)."""
-        return self.client.restarts
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self.client.release()
+        return self._open_host().run(self.bid, op, self.claims.to_dict(), items)

@@ -3,7 +3,7 @@
 Protocol (private to chrf-audit): JSON lines (one JSON array per line, ASCII only, so a
 frame never contains a raw newline) on the process's original stdin/stdout.  Data only:
 the implementation runs in this process and can write to any descriptor it finds, so the
-parent parses every line as data and validates its shape (``isolation.parse_frame``);
+parent parses every line as data and validates its shape (``frames._take_frame``);
 nothing it receives can run code there.  The implementation's own prints go to stderr
 (fd 1 is redirected there) so they cannot corrupt the protocol, and stdin is /dev/null for it.
 

@@ -30,10 +30,10 @@ import tempfile
 import weakref
 
 from reference_impl import ChrfParams
-from .. import procs
 from ..adapters.base import AdapterError
-from ..adapters.external import EOF, TIMEOUT, _encode
-from ..adapters.isolation import stderr_tail, worker_env
+from ..adapters.external import _encode
+from ..adapters.isolation import worker_env
+from ..adapters.supervisor import Supervisor
 from ..errors import UsageError
 from .external import StatsProcess
 from .procedures import Procedure, StatsClaims, streams
@@ -77,30 +77,27 @@ class CallableProcess(StatsProcess):
         super().__init__(subprocess.list2cmdline(argv), timeout)
         self.argv = argv
         self.tmp = tempfile.mkdtemp(prefix="chrf-audit-stats-")
+        self.cwd, self.env = self.tmp, worker_env(self.import_dir)
         weakref.finalize(self, shutil.rmtree, self.tmp, True)
         self.source = None
 
     def start(self) -> None:
-        if self.proc is not None:
-            return
-        try:
-            proc = procs.spawn(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=self._stderr, cwd=self.tmp, env=worker_env(self.import_dir),
-                               bufsize=0)
-        except OSError as e:
-            raise AdapterError(f"cannot start the worker for {self.spec!r}: {e.strerror or e}") from None
-        self._holder["proc"] = proc
-        self._buf = b""
-        self._write_async(_encode({"id": 0, "op": "hello"}))
-        line = self._readline(self.startup_timeout)
-        if line is EOF or line is TIMEOUT:
-            detail = (f"no answer within {self.startup_timeout:g} s" if line is TIMEOUT
-                      else self._exit_detail())
-            tail = stderr_tail(self._stderr)
+        with self.lock:
+            try:
+                Supervisor.start(self)  # not ExternalProcess.start: its message names --external
+            except OSError as e:
+                raise AdapterError(f"cannot start the worker for {self.spec!r}: {e.strerror or e}") from None
+
+    def _spawned(self) -> None:
+        """Wait for the worker's hello (the callable imported) inside ``start``."""
+        self.send_async(_encode({"id": 0, "op": "hello"}))
+        line = self.read(self.startup_timeout)
+        lost = self.no_answer(line, self.startup_timeout)
+        if lost is not None:
+            tail = self.stderr_tail()
             self.kill()
-            raise AdapterError(f"the worker importing {self.spec!r} failed: {detail}"
+            raise AdapterError(f"the worker importing {self.spec!r} failed: {lost[1]}"
                                + (f" ({tail})" if tail else ""))
-        self._holder.pop("writer", None)
         try:
             ans = json.loads(line)
         except (ValueError, RecursionError):

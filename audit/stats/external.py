@@ -1,8 +1,8 @@
 """Statistical procedures of an external program (the protocol's ``ci`` and ``paired`` ops).
 
-The process management (start, pipelined lines, timeouts, restart after a crash) is
-``audit.adapters.external.ExternalProcess``; this module only adds one-request calls and
-turns the hello's ``stats`` object into procedures with claims.
+The process management (start, deadlines, kill, restart after a crash) is the
+``audit.adapters.supervisor.Supervisor`` under ``ExternalProcess``; this module only adds
+one-request calls and turns the hello's ``stats`` object into procedures with claims.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import json
 
 from reference_impl import ChrfParams
 from ..adapters.base import AdapterError
-from ..adapters.external import EOF, TIMEOUT, ExternalProcess, _encode, _take_line
-from ..adapters.frames import MAX_FRAME, read_frame
+from ..adapters.external import ExternalProcess, _encode
+from ..adapters.frames import MAX_FRAME, take_line
 from ..errors import UsageError
 from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, Procedure,
                          StatsClaims, check_values)
@@ -21,37 +21,31 @@ from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, P
 def _take_bounded(buf: bytes):
     """The next line, or a line of MAX_FRAME bytes when a program floods without a newline
     (an answer is a few numbers: what follows is not parsed, the program is killed)."""
-    got = _take_line(buf)
+    got = take_line(buf)
     if got is None and len(buf) > MAX_FRAME:
         return buf[:MAX_FRAME].decode("utf-8", "replace"), b""
     return got
 
 
 class StatsProcess(ExternalProcess):
-    def _readline(self, timeout: float):
-        line, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, _take_bounded, timeout)
-        return line
+    def __init__(self, command: str, timeout: float):
+        super().__init__(command, timeout)
+        self.take = _take_bounded
 
     def request(self, req: dict) -> Outcome:
         with self.lock:
-            if self.proc is not None and self.proc.poll() is not None:
-                self.kill()
-                self.restarts += 1
             try:
-                self.start()
+                self.ensure()
             except AdapterError as e:
                 return Outcome(CRASH, None, str(e))
             rid = self._next_id
             self._next_id += 1
-            self._write_async(_encode(dict(req, id=rid)))
-            line = self._readline(self.timeout)
-            if line is TIMEOUT or line is EOF:
-                detail = (f"no answer within {self.timeout:g} s" if line is TIMEOUT
-                          else self._exit_detail())
-                self.kill()
-                self.restarts += 1
-                return Outcome(T_OUT if line is TIMEOUT else CRASH, None, detail)
-            self._holder.pop("writer", None)
+            self.send_async(_encode(dict(req, id=rid)))
+            line = self.read(self.timeout)
+            lost = self.no_answer(line, self.timeout)
+            if lost is not None:
+                self.restart()
+                return Outcome(T_OUT if lost[0] == "timeout" else CRASH, None, lost[1])
         try:
             ans = json.loads(line)
         except (ValueError, RecursionError):
