@@ -47,7 +47,3 @@ class EnrichedResult:
 
     def of(self, finding) -> FindingDetails:
         return self.details[finding_key(finding)]
-
-    @property
-    def adapters(self) -> list:
-        return self.result.adapters

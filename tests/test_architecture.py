@@ -115,3 +115,9 @@ print(json.dumps({"loaded": loaded, "files": sorted(p.name for p in paths)}))
     assert got["files"] == ["audit.json", "junit.xml", "x-unexplained.svg", "x.md"]
     # the standard library's own use of these (none expected) would show here as well
     assert got["loaded"] == []
+
+
+def test_the_enriched_result_is_plain_data():
+    """audit/enriched.py, which the renderers import, imports nothing of the audit."""
+    src = (ROOT / "audit" / "enriched.py").read_text(encoding="utf-8")
+    assert not [m for m in imports_of(src, "audit.enriched") if m == "audit" or m.startswith("audit.")]

@@ -206,3 +206,43 @@ def test_a_missing_library_means_no_sweep(monkeypatch):
     e = enrich(res)
     assert [d.scope for d in e.details.values()] == [None, None]
     assert len(tries) == 1
+
+
+def test_run_starts_verifying_during_the_audit_and_hands_the_results_to_enrich(tmp_path, monkeypatch):
+    """``chrf-audit run``: an implementation's patch verifications are started from the
+    audit's on_summary callback (before the audit returns), and their results, not a cache,
+    are what the enrich stage gets and the report shows."""
+    import audit.enrich as E
+    from audit.cli import main
+    from audit.commands import run as run_cmd
+
+    events: list = []
+    real_start, real_execute, real_enrich = E.start_verification, run_cmd.execute, E.enrich
+    monkeypatch.setattr(verification, "_verify", lambda impl, fam, diff, before: fam != "f-score-averaged")
+
+    def start(summary, pool):
+        events.append(("start", summary.implementation))
+        return real_start(summary, pool)
+
+    def execute(*a, **k):
+        out = real_execute(*a, **k)
+        events.append(("audited",))
+        return out
+
+    def enrich_(result, **k):
+        events.append(("enrich", dict(k["verified"])))
+        return real_enrich(result, **k)
+
+    monkeypatch.setattr(E, "start_verification", start)
+    monkeypatch.setattr(run_cmd, "execute", execute)
+    monkeypatch.setattr(E, "enrich", enrich_)
+    out = tmp_path / "r"
+    assert main(["run", "--impl", "nltk", "--max-examples", "5", "--quiet", "--jobs", "1", "--reports-dir", str(out)]) == 1
+    assert [e[0] for e in events] == ["start", "audited", "enrich"]
+    verified = events[2][1]
+    assert verified[("nltk", "f-score-averaged")] is False and verified[("nltk", "requested-order-divisor")] is True
+    doc = json.loads((out / "audit.json").read_text())
+    by = {f["family"]: f["patch"]["verified"] for f in doc["findings"] if f["patch"]}
+    assert by["f-score-averaged"] is False and by["requested-order-divisor"] is True
+    md = (out / "nltk.md").read_text(encoding="utf-8")
+    assert "**not verified**" in md and "**verified**" in md

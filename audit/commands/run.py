@@ -293,6 +293,7 @@ def run(args) -> int:
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
     from .. import report
     from ..enrich import start_verification
+    from ..enrich.verification import results
     from ..procs import owned_pool
 
     from .progress import Phases, wait_with_progress
@@ -305,7 +306,7 @@ def run(args) -> int:
                          on_summary=(lambda s: pending.update(start_verification(s, pool))) if verify else None)
         with Phases(not args.quiet) as phases:
             wait_with_progress(phases, list(pending.values()), "verifying suggested patches (a re-audit of each)")
-    verified = {key: fut.result() for key, fut in pending.items()}
+    verified = results(pending)  # {(implementation, family): bool}, for the enrich stage
     report.render_terminal(result)
     impact = impact_studies(args, result)
     with Phases(not args.quiet) as phases:
