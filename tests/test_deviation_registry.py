@@ -86,12 +86,14 @@ def test_new_families_have_a_sweep(family):
     """Each new family's registry entry names a sweep, which the upstream sweeps draw."""
     from types import SimpleNamespace
 
-    from audit.upstream.sweeps import sweep
+    from audit import upstream
+    from audit.enrich.scoring import AdapterScorer
 
     pytest.importorskip("sacrebleu")
     kind = deviations.sweep_of(family)
     assert kind is not None
-    out = sweep("sacrebleu", SimpleNamespace(family=family, claims={}))
+    with AdapterScorer() as scorer:  # sacreBLEU through its isolated adapter
+        out = upstream.scope("sacrebleu", SimpleNamespace(family=family, claims={}), scorer("sacrebleu"))
     assert out is not None and len(out["rows"]) >= 5
     # sacreBLEU is the definition: every row agrees with the reference
     assert all(r["difference"] is not None and abs(r["difference"]) < 1e-9 for r in out["rows"])

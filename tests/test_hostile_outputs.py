@@ -9,6 +9,7 @@ import os
 import pytest
 
 from audit.cli import main
+from audit.enrich import enrich
 from audit.errors import UsageError
 from audit.outputs import MANIFEST, atomic_write, check_dir, check_file
 from audit.report import write_reports
@@ -90,10 +91,10 @@ def test_second_run_into_a_reports_dir_leaves_one_consistent_set(tmp_path):
     charts (A's) are gone, the user's own README.md stays, and the manifest lists B's files."""
     full = example_result()
     (tmp_path / "README.md").write_text("mine\n")
-    write_reports(full, tmp_path, verify_patches=False)
+    write_reports(enrich(full), tmp_path)
     assert (tmp_path / "nltk.md").is_file() and list((tmp_path / "charts").glob("nltk-*.svg"))
     only_sb = dataclasses.replace(full, adapters=[a for a in full.adapters if a.implementation != "nltk"])
-    paths = write_reports(only_sb, tmp_path, verify_patches=False)
+    paths = write_reports(enrich(only_sb), tmp_path)
     left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
     assert left == sorted([MANIFEST, "README.md", "audit.json", "junit.xml", "sacrebleu.md"])
     manifest = json.loads((tmp_path / MANIFEST).read_text())["files"]
@@ -107,7 +108,7 @@ def _writer(out, keep_nltk):
     res = full if keep_nltk else dataclasses.replace(
         full, adapters=[a for a in full.adapters if a.implementation != "nltk"])
     for _ in range(5):
-        write_reports(res, out, verify_patches=False)
+        write_reports(enrich(res), out)
 
 
 def test_concurrent_runs_into_one_reports_dir_do_not_mix(tmp_path):

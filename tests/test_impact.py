@@ -12,6 +12,7 @@ import pytest
 from reference_impl import ChrfParams, corpus_score, sentence_score
 from audit import cli
 from audit.commands import impact as impact_cmd
+from audit.enrich import enrich
 from audit.errors import UsageError
 from audit.impact import ranks, run_impact
 from audit.textfiles import check_same_length, read_segments
@@ -327,8 +328,8 @@ def test_impact_study_in_reports_markdown_and_schema(corpus, tmp_path):
     assert rec["implementation_significance"].startswith("paired permutation")
     impact = {"stub": rec, "clean": skipped_record("clean", "no finding")}
     result = _stub_result()
-    paths_a = write_reports(result, tmp_path / "a", impact=impact, verify_patches=False)
-    paths_b = write_reports(result, tmp_path / "b", impact=impact, verify_patches=False)
+    paths_a = write_reports(enrich(result), tmp_path / "a", impact=impact)
+    paths_b = write_reports(enrich(result), tmp_path / "b", impact=impact)
     for pa, pb in zip(paths_a, paths_b):
         assert pa.read_bytes() == pb.read_bytes(), pa.name
     md = (tmp_path / "a" / "stub.md").read_text(encoding="utf-8")

@@ -12,8 +12,8 @@ import textwrap
 from pathlib import Path
 
 from audit import upstream
+from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report.details import collect
 from audit.report.json_report import build
 from reference_impl import corpus_score
 
@@ -74,17 +74,17 @@ def test_metamorphic_expected_is_labelled_with_the_reference_beside(tmp_path):
     plain = _finding("prog", "unexplained", "corpus", inputs, 13.0, 25.0, source={"call": "external", "command": "prog"})
     result = AuditResult(seed=0, max_examples=1, tolerance=1e-9, adapters=[
         AdapterSummary(implementation="prog", version=None, claims=f.claims, signature="", findings=[f, plain])])
-    det = collect(result, with_upstream=False)
+    det = enrich(result, with_upstream=False)
     exact = corpus_score(inputs["hypotheses"], inputs["references"], word_order=2, definition="chrfpp").score
     assert det.of(f).reference_value == (str(exact), float(exact))
     assert det.of(plain).reference_value is None
-    doc = build(result, details=det)
+    doc = build(det)
     meta, other = doc["findings"]
     assert meta["expected_source"] == "implementation" and meta["reference_fraction"] == str(exact)
     assert other["expected_source"] == "reference" and "reference_value" not in other
     from audit.report import write_reports
 
-    write_reports(result, tmp_path)
+    write_reports(enrich(result), tmp_path)
     md = (tmp_path / "prog.md").read_text(encoding="utf-8")
     assert "prog's own score before the transformation" in md
     assert f"`{exact}`" in md and "Reference on this input" in md

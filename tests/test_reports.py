@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
 from audit.report import SCHEMA_PATH, append_github_summary, render_terminal, write_json, write_junit, write_reports
 from audit.report._text import escape, slug, unique_slugs
@@ -29,7 +30,7 @@ def result():
 @pytest.fixture(scope="module")
 def reports(result, tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    paths = write_reports(result, out, impact=example_impact(), verify_patches=False)
+    paths = write_reports(enrich(result), out, impact=example_impact())
     return out, paths
 
 
@@ -91,16 +92,16 @@ def test_json_schema_rejects_broken_core(reports):
 
 
 def test_byte_identical(result, tmp_path):
-    a = write_reports(result, tmp_path / "a", impact=example_impact(), verify_patches=False)
-    b = write_reports(result, tmp_path / "b", impact=example_impact(), verify_patches=False)
+    a = write_reports(enrich(result), tmp_path / "a", impact=example_impact())
+    b = write_reports(enrich(result), tmp_path / "b", impact=example_impact())
     assert [p.relative_to(tmp_path / "a") for p in a] == [p.relative_to(tmp_path / "b") for p in b]
     for pa, pb in zip(a, b):
         assert pa.read_bytes() == pb.read_bytes(), pa.name
 
 
 def test_timestamp_is_one_separate_field(result, tmp_path):
-    write_json(result, tmp_path / "t.json", timestamp=True)
-    write_json(result, tmp_path / "n.json")
+    write_json(enrich(result), tmp_path / "t.json", timestamp=True)
+    write_json(enrich(result), tmp_path / "n.json")
     t = json.loads((tmp_path / "t.json").read_text())
     n = json.loads((tmp_path / "n.json").read_text())
     assert set(t) - set(n) == {"volatile"}
@@ -155,7 +156,7 @@ def test_markdown_nltk(reports, result):
 
 def test_markdown_clean_and_not_audited(tmp_path):
     res = example_result(conformance=False)
-    write_reports(res, tmp_path, verify_patches=False)
+    write_reports(enrich(res), tmp_path)
     sb = (tmp_path / "sacrebleu.md").read_text()
     assert "No divergence from the claimed definition was found" in sb
     assert sb.count("not audited") == 6
@@ -224,7 +225,7 @@ def test_generic_implementation(tmp_path):
     f = Finding("mypkg.metric:chrf", "exception", "sentence", "the implementation raised an exception", {},
                 "sig", "", repro)
     res = AuditResult(1, 10, 1e-9, [AdapterSummary("mypkg.metric:chrf", None, {}, "sig", findings=[f])])
-    paths = write_reports(res, tmp_path, verify_patches=False)
+    paths = write_reports(enrich(res), tmp_path)
     md = (tmp_path / "mypkg.metric-chrf.md").read_text()
     assert "from mypkg.metric import chrf" in md and 'print(chrf("x|y", ["x"]))' in md
     assert "ZeroDivisionError: boom" in md and "not audited" in md

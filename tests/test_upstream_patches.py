@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from audit import upstream
+from audit.enrich import enrich
 from tests.fixtures.report_examples import example_result
 from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_diff, make_diff
 
@@ -176,7 +177,7 @@ def test_repro_snippet_in_markdown_is_the_same(tmp_path):
     from audit.report import write_reports
 
     res = example_result()
-    write_reports(res, tmp_path, verify_patches=False)
+    write_reports(enrich(res), tmp_path)
     md = (tmp_path / "nltk.md").read_text()
     blocks = [b.split("```", 1)[0] for b in md.split("```python\n")[1:]]
     snippets = [b for b in blocks if "print(score)" in b]

@@ -247,23 +247,29 @@ def impact_studies(args, result) -> dict | None:
     return out
 
 
-def write_outputs(args, result, default_dir=None, impact=None, phases=None) -> None:
+def write_outputs(args, result, default_dir=None, impact=None, phases=None, verified=None) -> None:
+    """Enrich the result (snippets, root causes, scope sweeps through the adapters, patch
+    verifications: those in ``verified``, the others done here when reports are written and
+    --no-verify is not given) and render every output asked for."""
     from .. import report
+    from ..enrich import enrich
     from .progress import Phases
 
     phases = phases or Phases(False)
     stamp = getattr(args, "timestamp", False)
-    verify = not getattr(args, "no_verify", False)
     reports_dir = args.reports_dir or default_dir
     targets = [d for d in (reports_dir, args.markdown) if d]
     try:  # the paths were checked before the audit (audit.outputs); this is a late failure
         with phases.phase("writing reports (snippets, root causes, scope sweeps, charts)",
                           total=len(targets) + bool(args.json) + bool(args.junit)) as task:
+            verify = bool(targets) and not getattr(args, "no_verify", False)
+            enriched = (enrich(result, verified=verified, verify=verify, timeout=getattr(args, "timeout", None) or 5.0)
+                        if targets or args.json else None)
             for target in targets:
-                report.write_reports(result, target, impact=impact, verify_patches=verify, timestamp=stamp)
+                report.write_reports(enriched, target, impact=impact, timestamp=stamp)
                 task.advance()
             if args.json:
-                report.write_json(result, args.json, impact=impact, timestamp=stamp)
+                report.write_json(enriched, args.json, impact=impact, timestamp=stamp)
                 task.advance()
             if args.junit:
                 report.write_junit(result, args.junit)
@@ -286,21 +292,23 @@ def run(args) -> int:
     default_dir = Path("reports") if not (args.impl or args.corpus_impl or args.external) else None
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
     from .. import report
+    from ..enrich import start_verification
+    from ..enrich.verification import results
     from ..procs import owned_pool
-    from ..report.details import start_verification
 
     from .progress import Phases, wait_with_progress
 
     # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
-    # implementation is done, while the next one is audited.
-    futures: list = []
+    # implementation is done, while the next one is audited; the results go to the enrich stage.
+    pending: dict = {}
     with owned_pool(2) as pool:
         result = execute(args, adapters,
-                         on_summary=(lambda s: futures.extend(start_verification(s, pool))) if verify else None)
+                         on_summary=(lambda s: pending.update(start_verification(s, pool))) if verify else None)
         with Phases(not args.quiet) as phases:
-            wait_with_progress(phases, futures, "verifying suggested patches (a re-audit of each)")
+            wait_with_progress(phases, list(pending.values()), "verifying suggested patches (a re-audit of each)")
+    verified = results(pending)  # {(implementation, family): bool}, for the enrich stage
     report.render_terminal(result)
     impact = impact_studies(args, result)
     with Phases(not args.quiet) as phases:
-        write_outputs(args, result, default_dir, impact=impact, phases=phases)
+        write_outputs(args, result, default_dir, impact=impact, phases=phases, verified=verified)
     return 1 if result.findings else 0

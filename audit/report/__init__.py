@@ -1,8 +1,12 @@
-"""Renderers of an ``AuditResult``: rich terminal table, markdown bug report per
-implementation, versioned JSON, JUnit XML, SVG charts, GitHub job summary.
+"""Renderers: rich terminal table, markdown bug report per implementation, versioned JSON,
+JUnit XML, SVG charts, GitHub job summary.
 
-They read the plain records of ``audit.findings`` only; upstream knowledge (snippets, root
-causes, patches, scope sweeps) comes from ``audit.upstream``.
+Pure functions of their input: the markdown reports, audit.json and the charts render an
+``EnrichedResult`` (``audit.enriched``, made by ``audit.enrich.enrich``: snippets, root
+causes, patches and their verification, scope sweeps); the terminal table, junit.xml and the
+job summary render the plain records of the ``AuditResult`` alone.  Nothing here looks at
+an upstream library, calls an implementation or starts a process
+(tests/test_architecture.py holds this).
 """
 
 from __future__ import annotations
@@ -11,8 +15,8 @@ from pathlib import Path
 from typing import Optional
 
 from ..outputs import report_set
+from ._plain import plain
 from .chart import scope_chart
-from .details import collect, plain
 from .github import append_github_summary
 from .json_report import SCHEMA_VERSION, write_json
 from .junit import write_junit
@@ -25,32 +29,29 @@ __all__ = ["render_terminal", "write_reports", "write_json", "write_junit", "app
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 
 
-
-
-def write_reports(result, out_dir, *, impact: Optional[dict] = None, timestamp: bool = False,
-                  verify_patches: bool = True) -> list[Path]:
+def write_reports(enriched, out_dir, *, impact: Optional[dict] = None, timestamp: bool = False) -> list[Path]:
     """Write ``<impl>.md`` per implementation, ``audit.json``, ``junit.xml`` and
-    ``charts/<impl>-<family>.svg`` into ``out_dir``; return the paths written.
+    ``charts/<impl>-<family>.svg`` of an ``EnrichedResult`` into ``out_dir``; return the
+    paths written.
 
-    Byte-identical for the same result (and environment): nothing time-dependent is written
-    unless ``timestamp=True``, which adds one separate ``volatile`` field to audit.json.
-    ``impact`` maps implementation -> a precomputed impact record (optional ``by_family``).
-    ``verify_patches`` re-audits each suggested patch on a temporary copy of the upstream."""
+    Byte-identical for the same enriched result: nothing time-dependent is written unless
+    ``timestamp=True``, which adds one separate ``volatile`` field to audit.json.
+    ``impact`` maps implementation -> a precomputed impact record (optional ``by_family``)."""
     out = Path(out_dir)
-    det = collect(result, verify_patches=verify_patches)
+    result = enriched.result
     impact = plain(impact) if impact is not None else None
     # everything is rendered first, then written as one set (atomic files, under the
     # directory's lock, stale files of an earlier run removed): see audit.outputs
     files: list[tuple[str, str]] = []
     for a in result.adapters:
         for f in a.findings:
-            fd = det.of(f)
+            fd = enriched.of(f)
             if fd.scope and fd.chart:
                 files.append((fd.chart, scope_chart(f.implementation, f.family, fd.scope)))
-        files.append((f"{det.slugs[a.implementation]}.md", render_markdown(a, result, det, impact)))
+        files.append((f"{enriched.slugs[a.implementation]}.md", render_markdown(a, enriched, impact)))
     with report_set(out) as rs:
         paths = [rs.write(rel, text) for rel, text in files]
-        paths.append(write_json(result, out / "audit.json", impact=impact, timestamp=timestamp, details=det,
+        paths.append(write_json(enriched, out / "audit.json", impact=impact, timestamp=timestamp,
                                 writer=lambda p, data: rs.write(p.name, data)))
         paths.append(write_junit(result, out / "junit.xml", writer=lambda p, data: rs.write(p.name, data)))
     return paths

@@ -69,6 +69,14 @@ def md_code(s: str) -> str:
     return f"{fence}{pad}{s}{pad}{fence}"
 
 
+def md_table(header: list[str], rows: list[list[str]], align: Optional[list[str]] = None) -> list[str]:
+    """A markdown table as lines (cells already escaped)."""
+    align = align or ["---"] * len(header)
+    out = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
 def slug(name: str) -> str:
     # "chrf++" -> "chrfpp": the pluses are what tells chrF++ from chrF apart
     s = re.sub(r"[^A-Za-z0-9._-]+", "-", name.replace("+", "p")).strip("-.")

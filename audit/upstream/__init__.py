@@ -9,7 +9,7 @@ Public API::
     patch(implementation, family) -> str | None           # unified diff against the installed source
     verify_patch(implementation, family, diff) -> bool
     families_found(implementation, pythonpath=None) -> set[str]
-    scope(implementation, finding) -> dict | None
+    scope(implementation, finding, score) -> dict | None    # score: the implementation, isolated
 
 ``implementation`` is the adapter name ("nltk", "sacrebleu-chrf++", "torchmetrics-chrf"); anything else is not built in:
 ``repro_snippet`` then falls back to a generic snippet (a ``package.module:function`` callable
@@ -27,7 +27,7 @@ from typing import Optional
 from . import nltk as _nltk
 from . import sacrebleu as _sacrebleu
 from . import torchmetrics as _torchmetrics
-from ._base import installed_version, module_source, py_list_literal, py_literal
+from ._base import claims_with_defaults, installed_version, module_source, py_list_literal, py_literal
 from .patching import PatchError, apply_to_copy, apply_unified_diff, families_found, make_diff, reaudit, reaudit_command
 
 _MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torchmetrics": _torchmetrics}
@@ -247,11 +247,19 @@ def verify_patch(implementation: str, family: str, diff: str, before: Optional[s
     return _verify_cached(implementation, family, diff, version(implementation), frozen)
 
 
-def scope(implementation: str, finding) -> Optional[dict]:
-    """The scope sweep of a finding (see ``audit.upstream.sweeps.sweep``), or None."""
+def scope(implementation: str, finding, score) -> Optional[dict]:
+    """The scope sweep of a finding of a built-in upstream (see ``audit.upstream.sweeps``), or
+    None.  ``score(claims, level, items) -> [float | None, ...]`` scores the sweep's inputs
+    with the implementation held to ``claims`` (the finding's, completed with the upstream's
+    defaults); the enrich stage passes an isolated adapter's."""
     from .sweeps import sweep
 
     try:
-        return sweep(implementation, finding)
+        module = get(implementation)
+    except KeyError:
+        return None
+    claims = claims_with_defaults({**module.DEFAULT_CLAIMS, **(finding.claims or {})})
+    try:
+        return sweep(finding, claims, lambda level, items: score(claims, level, items))
     except Exception:
         return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import textwrap
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import Optional
 
 from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, explain_root_cause, py_list_literal, py_literal
 
@@ -105,23 +105,6 @@ def repro_snippet(finding, version: Optional[str] = None) -> str:
         ]
     lines.append(f"print(score)  # prints {got}; expected {exp_text}")
     return "\n".join(lines) + "\n"
-
-
-# -- scorers for sweeps and probes (0..100) ---------------------------------------------------
-def scorers(claims: Optional[dict] = None) -> tuple[Callable, Callable]:
-    from nltk.translate.chrf_score import corpus_chrf, sentence_chrf
-
-    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
-    kw = dict(min_len=1, max_len=int(c["char_order"]), beta=float(exact_beta(c["beta"])),
-              ignore_whitespace=not bool(c["whitespace"]))
-
-    def sentence(hypothesis: str, references: list[str]) -> float:
-        return 100 * sentence_chrf(references[0], hypothesis, **kw)
-
-    def corpus(hypotheses: list[str], references: list[list[str]]) -> float:
-        return 100 * corpus_chrf([r[0] for r in references], hypotheses, **kw)
-
-    return sentence, corpus
 
 
 # -- patches -----------------------------------------------------------------------------------

@@ -10,9 +10,9 @@ known; root-cause pointers exist for the places a divergence would come from.
 from __future__ import annotations
 
 import textwrap
-from typing import Callable, Optional
+from typing import Optional
 
-from ._base import CLAIM_DEFAULTS, beta_literal, claims_with_defaults, exact_beta, explain_root_cause, py_list_literal, py_literal
+from ._base import CLAIM_DEFAULTS, beta_literal, claims_with_defaults, explain_root_cause, py_list_literal, py_literal
 
 NAME = "sacrebleu"
 DISTRIBUTION = "sacrebleu"
@@ -63,27 +63,6 @@ def repro_snippet(finding, version: Optional[str] = None) -> str:
         ]
     lines.append(f"print(score)  # prints {got}; expected {m.expected!r}")
     return "\n".join(lines) + "\n"
-
-
-def scorers(claims: Optional[dict] = None) -> tuple[Callable, Callable]:
-    from sacrebleu.metrics import CHRF
-
-    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
-    beta = exact_beta(c["beta"])
-    metric = CHRF(
-        char_order=int(c["char_order"]), word_order=int(c["word_order"]),
-        beta=int(beta) if beta.denominator == 1 else float(beta),
-        lowercase=bool(c["lowercase"]), whitespace=bool(c["whitespace"]),
-        eps_smoothing=c["definition"] == "sacrebleu-eps",
-    )
-
-    def sentence(hypothesis: str, references: list[str]) -> float:
-        return metric.sentence_score(hypothesis, list(references)).score
-
-    def corpus(hypotheses: list[str], references: list[list[str]]) -> float:
-        return metric.corpus_score(list(hypotheses), [list(s) for s in zip(*references)]).score
-
-    return sentence, corpus
 
 
 PATCH_DESCRIPTIONS: dict[str, str] = {}

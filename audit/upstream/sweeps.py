@@ -1,7 +1,10 @@
-"""Scope sweeps: which inputs trigger a family, computed by calling the upstream library
-directly and the reference with the finding's claimed parameters.
+"""Scope sweeps: which inputs trigger a family, scored by the implementation and by the
+reference with the finding's claimed parameters.
 
-``sweep(implementation, finding)`` returns ``None`` (no sweep for this implementation or
+The implementation is never called here: ``sweep(finding, claims, score)`` lays out the
+sweep's inputs and hands them to ``score(level, items) -> [float | None, ...]`` in one batch
+(the enrich stage scores them through an isolated adapter, like every other call to an
+implementation; None: the call gave no number).  The result is ``None`` (no sweep for this
 family) or a plain dict::
 
     {"dimension": str, "x_label": str, "kind": "line" | "bar", "level": "sentence" | "corpus",
@@ -12,11 +15,15 @@ family) or a plain dict::
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Callable, Optional, Sequence
 
 from reference_impl import corpus_score, sentence_score
 
-from ._base import claims_with_defaults, reference_kwargs
+from ._base import reference_kwargs
+
+#: score(level, items) -> one 0..100 value (or None) per item; items are (hypothesis,
+#: references) pairs at sentence level, (hypotheses, references per segment) at corpus level
+Score = Callable[[str, list], Sequence[Optional[float]]]
 
 # segments of ordinary text with varied lengths and quality (corpus sweeps)
 CORPUS_POOL = [
@@ -34,23 +41,6 @@ CORPUS_POOL = [
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
-
-def _rows_sentence(score, kw, inputs_list, xs):
-    rows = []
-    for x, (hyp, refs) in zip(xs, inputs_list):
-        exp = sentence_score(hyp, refs, **kw).score
-        try:
-            act = float(score(hyp, refs))
-        except Exception:
-            act = None
-        rows.append({
-            "x": x, "inputs": {"hypothesis": hyp, "references": refs},
-            "expected": float(exp), "expected_fraction": str(exp),
-            "actual": act, "difference": None if act is None else act - float(exp),
-        })
-    return rows
-
-
 #: corpus families swept by adding k copies of one segment that triggers them
 _CORPUS_ADDED = {
     "unmatched-segment-reference-dropped": (("xyz", "qqqq"), "segments matching nothing"),
@@ -58,103 +48,79 @@ _CORPUS_ADDED = {
 }
 
 
-def _corpus_row(corpus, kw, x, hyps, refs) -> dict:
-    exp = corpus_score(hyps, refs, **kw).score
-    try:
-        act = float(corpus(hyps, refs))
-    except Exception:
-        act = None
-    return {"x": x, "inputs": {"hypotheses": hyps, "references": refs},
-            "expected": float(exp), "expected_fraction": str(exp),
-            "actual": act, "difference": None if act is None else act - float(exp)}
-
-
-def sweep(implementation: str, finding) -> Optional[dict]:
-    from . import get
-
-    try:
-        module = get(implementation)
-    except KeyError:
-        return None
-    claims = claims_with_defaults({**module.DEFAULT_CLAIMS, **(finding.claims or {})})
-    try:
-        kw = reference_kwargs(claims)
-        sentence, corpus = module.scorers(claims)
-    except Exception:
-        return None
+def _plan(family: str, nc: int) -> Optional[tuple[dict, list, list]]:
+    """(header, xs, items) of the family's sweep, or None.  ``nc``: the claimed char order."""
     from ..deviations import sweep_of
 
-    family = finding.family
     kind = sweep_of(family)
-    nc = kw["char_order"]
-
     if kind == "length" or family == "precision-loss":
         xs = list(range(1, max(10, nc + 4) + 1))
         texts = [(ALPHABET * 4)[:n] for n in xs]
-        return {
-            "dimension": "identical hypothesis and reference of length 1..%d" % xs[-1],
-            "x_label": "length (characters)", "kind": "line", "level": "sentence",
-            "rows": _rows_sentence(sentence, kw, [(t, [t]) for t in texts], xs),
-        }
+        return ({"dimension": "identical hypothesis and reference of length 1..%d" % xs[-1],
+                 "x_label": "length (characters)", "kind": "line", "level": "sentence"},
+                xs, [(t, [t]) for t in texts])
     if kind == "prefix":
         ref = (ALPHABET * 4)[: 2 * nc]
         xs = list(range(nc, 2 * nc + 1))
-        return {
-            "dimension": "hypothesis = the first L characters of a %d-character reference" % len(ref),
-            "x_label": "hypothesis length L", "kind": "line", "level": "sentence",
-            "rows": _rows_sentence(sentence, kw, [(ref[:n], [ref]) for n in xs], xs),
-        }
-    if kind == "whitespace":
-        cps = [cp for cp in range(sys.maxunicode + 1) if chr(cp).isspace()]
-        xs = [f"U+{cp:04X}" for cp in cps]
-        pairs = [(f"abc{chr(cp)}def", ["abcdef"]) for cp in cps]
-        return {
-            "dimension": "each str.isspace() code point inserted into the hypothesis (\"abc\" + ws + \"def\" vs \"abcdef\")",
-            "x_label": "code point", "kind": "bar", "level": "sentence",
-            "rows": _rows_sentence(sentence, kw, pairs, xs),
-        }
+        return ({"dimension": "hypothesis = the first L characters of a %d-character reference" % len(ref),
+                 "x_label": "hypothesis length L", "kind": "line", "level": "sentence"},
+                xs, [(ref[:n], [ref]) for n in xs])
+    if kind in ("whitespace", "format-characters"):
+        if kind == "whitespace":
+            cps = [cp for cp in range(sys.maxunicode + 1) if chr(cp).isspace()]
+            what = "each str.isspace() code point"
+        else:
+            cps = [0xFEFF, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0x00AD]
+            what = "each format character"
+        marker = "ws" if kind == "whitespace" else "c"
+        return ({"dimension": f"{what} inserted into the hypothesis (\"abc\" + {marker} + \"def\" vs \"abcdef\")",
+                 "x_label": "code point", "kind": "bar", "level": "sentence"},
+                [f"U+{cp:04X}" for cp in cps], [(f"abc{chr(cp)}def", ["abcdef"]) for cp in cps])
     extra = _CORPUS_ADDED.get(family)
     if extra is not None:
         (hyp, ref), what = extra
-        base = CORPUS_POOL[:3]
-        rows = []
-        for k in range(0, 7):
-            segs = base + [(hyp, ref)] * k
-            rows.append(_corpus_row(corpus, kw, k, [h for h, _ in segs], [[r] for _, r in segs]))
-        return {
-            "dimension": f"corpus score vs number of {what} (\"{hyp}\" vs \"{ref}\") added to 3 ordinary segments",
-            "x_label": "segments added", "kind": "line", "level": "corpus", "rows": rows,
-        }
-    if kind == "format-characters":
-        cps = [0xFEFF, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0x00AD]
-        xs = [f"U+{cp:04X}" for cp in cps]
-        pairs = [(f"abc{chr(cp)}def", ["abcdef"]) for cp in cps]
-        return {
-            "dimension": "each format character inserted into the hypothesis (\"abc\" + c + \"def\" vs \"abcdef\")",
-            "x_label": "code point", "kind": "bar", "level": "sentence",
-            "rows": _rows_sentence(sentence, kw, pairs, xs),
-        }
+        corpora = [CORPUS_POOL[:3] + [(hyp, ref)] * k for k in range(0, 7)]
+        return ({"dimension": f"corpus score vs number of {what} (\"{hyp}\" vs \"{ref}\") added to 3 ordinary segments",
+                 "x_label": "segments added", "kind": "line", "level": "corpus"},
+                list(range(0, 7)), [([h for h, _ in segs], [[r] for _, r in segs]) for segs in corpora])
     if kind in ("corpus-size", "zero-segments"):
         # zero-segments: every other segment is replaced by one with no match at all
         pool = CORPUS_POOL if kind == "corpus-size" else [
             (h, r) if i % 2 == 0 else ("xyz", "abc") for i, (h, r) in enumerate(CORPUS_POOL)]
-        rows = []
-        for k in range(1, len(pool) + 1):
-            hyps = [h for h, _ in pool[:k]]
-            refs = [[r] for _, r in pool[:k]]
-            exp = corpus_score(hyps, refs, **kw).score
-            try:
-                act = float(corpus(hyps, refs))
-            except Exception:
-                act = None
-            rows.append({
-                "x": k, "inputs": {"hypotheses": hyps, "references": refs},
-                "expected": float(exp), "expected_fraction": str(exp),
-                "actual": act, "difference": None if act is None else act - float(exp),
-            })
-        return {
-            "dimension": ("corpus score vs number of segments (the first k of %d ordinary segments%s)"
-                          % (len(pool), "" if kind == "corpus-size" else ", every other one without any match")),
-            "x_label": "segments", "kind": "line", "level": "corpus", "rows": rows,
-        }
+        xs = list(range(1, len(pool) + 1))
+        return ({"dimension": ("corpus score vs number of segments (the first k of %d ordinary segments%s)"
+                               % (len(pool), "" if kind == "corpus-size" else ", every other one without any match")),
+                 "x_label": "segments", "kind": "line", "level": "corpus"},
+                xs, [([h for h, _ in pool[:k]], [[r] for _, r in pool[:k]]) for k in xs])
     return None
+
+
+def has_sweep(family: str) -> bool:
+    """Whether ``sweep`` draws anything for this family (whatever the claims)."""
+    return _plan(family, 6) is not None
+
+
+def sweep(finding, claims: dict, score: Score) -> Optional[dict]:
+    """The finding's scope sweep under ``claims`` (complete claims: the reference is
+    configured from them, and ``score`` must hold the implementation to the same), or None."""
+    kw = reference_kwargs(claims)
+    plan = _plan(finding.family, kw["char_order"])
+    if plan is None:
+        return None
+    header, xs, items = plan
+    level = header["level"]
+    actual = list(score(level, items))
+    if len(actual) != len(items):
+        raise ValueError(f"the scorer gave {len(actual)} values for {len(items)} inputs")
+    rows = []
+    for x, (hyps, refs), act in zip(xs, items, actual):
+        if level == "sentence":
+            exp = sentence_score(hyps, refs, **kw).score
+            inputs = {"hypothesis": hyps, "references": refs}
+        else:
+            exp = corpus_score(hyps, refs, **kw).score
+            inputs = {"hypotheses": hyps, "references": refs}
+        act = None if act is None else float(act)
+        rows.append({"x": x, "inputs": inputs, "expected": float(exp), "expected_fraction": str(exp),
+                     "actual": act, "difference": None if act is None else act - float(exp)})
+    return dict(header, rows=rows)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import textwrap
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import Optional
 
 from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, explain_root_cause, py_list_literal, py_literal
 
@@ -109,28 +109,6 @@ def repro_snippet(finding, version: Optional[str] = None) -> str:
         ]
     lines.append(f"print(score)  # prints {got}; expected {exp_text}")
     return "\n".join(lines) + "\n"
-
-
-# -- scorers for sweeps and probes (0..100) ---------------------------------------------------
-def scorers(claims: Optional[dict] = None) -> tuple[Callable, Callable]:
-    from torchmetrics.functional.text import chrf_score
-    from torchmetrics.text import CHRFScore
-
-    c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
-    kw = dict(n_char_order=int(c["char_order"]), n_word_order=int(c["word_order"]),
-              beta=float(exact_beta(c["beta"])), lowercase=bool(c["lowercase"]),
-              whitespace=bool(c["whitespace"]))
-
-    def sentence(hypothesis: str, references: list[str]) -> float:
-        return 100 * chrf_score([hypothesis], [list(references)], **kw).item()
-
-    def corpus(hypotheses: list[str], references: list[list[str]]) -> float:
-        metric = CHRFScore(**kw)
-        for hypothesis, refs in zip(hypotheses, references):
-            metric.update([hypothesis], [list(refs)])
-        return 100 * metric.compute().item()
-
-    return sentence, corpus
 
 
 # -- patches -----------------------------------------------------------------------------------

@@ -1,0 +1,113 @@
+"""The enrich stage, between the audit and the renderers: collect -> enrich -> render.
+
+``enrich(result)`` takes the collected ``AuditResult`` and returns an ``EnrichedResult``
+(``audit.enriched``): the environment, the report slugs, and per finding its standalone
+snippet, root cause, suggested patch (with its verification), scope sweep, chart path and,
+for metamorphic findings, the reference's value.  Everything that looks at upstream
+libraries or calls an implementation happens here, so the renderers (``audit.report``) are
+pure functions of the enriched result:
+
+* upstream knowledge (snippets, root causes, patches) comes from ``audit.upstream``;
+* scope sweeps are scored through isolated adapters (``scoring.AdapterScorer``);
+* patch verifications are passed in (``verified``: the CLI verifies while the next
+  implementation is audited, see ``verification.start_verification``) or computed here
+  (``verify=True``); a patch whose verification was not run is "not checked" (None).
+"""
+
+from __future__ import annotations
+
+import platform
+from typing import Optional
+
+from ..enriched import EnrichedResult, FindingDetails, finding_key
+from .verification import PatchKey, start_verification, verification_jobs, verify_all
+
+__all__ = ["enrich", "environment", "start_verification", "verification_jobs", "verify_all",
+           "EnrichedResult", "FindingDetails"]
+
+
+def environment(result) -> dict:
+    """What the reports say the audit ran on: tool, reference, Python, platform, and each
+    implementation's version (the adapter's, else the installed upstream's)."""
+    import reference_impl
+
+    from .. import __version__, upstream
+
+    packages = {}
+    for a in result.adapters:
+        packages[a.implementation] = a.version if a.version is not None else upstream.version(a.implementation)
+    return {
+        "chrf_audit": __version__,
+        "reference_impl": reference_impl.__version__,
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "packages": packages,
+    }
+
+
+def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: bool = False,
+           with_upstream: bool = True, timeout: float = 5.0, scorer=None) -> EnrichedResult:
+    """The enriched result of an audit.
+
+    ``verified``: patch verifications already done, by (implementation, family).
+    ``verify``: verify the others here (re-audits, two at a time); otherwise a patch not in
+    ``verified`` is shown as not checked.  ``with_upstream=False``: no root cause, patch or
+    sweep (snippets still).  ``timeout``: per call of the sweeps' adapters.  ``scorer``: the
+    sweeps' scorer (``scoring.AdapterScorer`` by default, closed here when made here)."""
+    from .. import upstream
+    from ..report._text import unique_slugs
+    from .scoring import AdapterScorer
+
+    if verify and with_upstream:
+        verified = verify_all(result, verified)
+    verified = verified or {}
+    slugs = unique_slugs([a.implementation for a in result.adapters])
+    out = EnrichedResult(result=result, environment=environment(result), slugs=slugs)
+    own = scorer is None
+    scorer = AdapterScorer(timeout) if own else scorer
+    try:
+        for a in result.adapters:
+            for f in a.findings:
+                out.details[finding_key(f)] = _details(upstream, a, f, slugs, verified, with_upstream, scorer)
+    finally:
+        if own:
+            scorer.close()
+    return out
+
+
+def _details(upstream, summary, f, slugs: dict, verified: dict, with_upstream: bool, scorer) -> FindingDetails:
+    impl = f.implementation
+    root = upstream.root_cause(impl, f.family) if with_upstream else None
+    if root is None and f.source and f.source.get("file"):
+        root = dict(f.source)
+        root.setdefault("excerpt", "")
+    patch = None
+    diff = upstream.patch(impl, f.family) if with_upstream else None
+    if diff:
+        patch = {"diff": diff, "description": upstream.patch_description(impl, f.family),
+                 "verified": verified.get((impl, f.family))}
+    sweep = upstream.scope(impl, f, scorer(impl)) if with_upstream else None
+    chart = f"charts/{slugs[summary.implementation]}-{f.family}.svg" if sweep else None
+    return FindingDetails(snippet=upstream.repro_snippet(impl, f), snippet_language=upstream.snippet_language(impl, f),
+                          root_cause=root, patch=patch, scope=sweep, chart=chart, reference_value=_reference_value(f))
+
+
+def _reference_value(f) -> Optional[tuple]:
+    """The reference's exact score on a metamorphic finding's repro (its "expected" is the
+    implementation's own score before the transformation), or None."""
+    if not f.family.startswith("metamorphic-"):
+        return None
+    try:
+        import reference_impl
+
+        from ..upstream._base import reference_kwargs
+
+        kw = reference_kwargs(f.claims)
+        m = f.minimal
+        if m.level == "sentence":
+            r = reference_impl.sentence_score(m.inputs["hypothesis"], m.inputs["references"], **kw)
+        else:
+            r = reference_impl.corpus_score(m.inputs["hypotheses"], m.inputs["references"], **kw)
+        return str(r.score), float(r.score)
+    except Exception:
+        return None

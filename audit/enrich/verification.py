@@ -1,0 +1,68 @@
+"""Verification of the suggested patches, one job per (implementation, family) with a patch.
+
+Every verification goes through ``_verify``; its results reach the reports only through the
+mapping ``{(implementation, family): bool}`` that ``audit.enrich.enrich`` takes (``verified=``)
+or computes itself (``verify=True``).  Nothing is cached between runs or behind the caller's
+back.  The CLI starts an implementation's jobs as soon as its audit is done
+(``start_verification`` on the ``on_summary`` callback), while the next one is audited, and
+hands the finished futures' results to ``enrich``.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor, Future
+from typing import Optional
+
+#: (implementation, family): which patch a verification is about
+PatchKey = tuple[str, str]
+
+
+def _verify(implementation: str, family: str, diff: str, before_findings: list[dict]) -> bool:
+    """Whether ``diff`` fixes ``family`` of ``implementation`` without introducing another;
+    ``before_findings``: ``[f.to_dict() ...]`` of that implementation's audit.  THE one place
+    a suggested patch is verified."""
+    from .. import upstream
+
+    before = {f["family"] for f in before_findings}
+    return bool(upstream.verify_report(implementation, family, diff, before=before)["verified"])
+
+
+def verification_jobs(summary) -> list[tuple]:
+    """(implementation, family, diff, before_findings) for each suggested patch of an
+    implementation's audit: one job per family, whatever its levels."""
+    from .. import upstream
+
+    before = [f.to_dict() for f in summary.findings]
+    jobs = []
+    for family in dict.fromkeys(f.family for f in summary.findings):
+        diff = upstream.patch(summary.implementation, family)
+        if diff:
+            jobs.append((summary.implementation, family, diff, before))
+    return jobs
+
+
+def start_verification(summary, executor: Executor) -> dict[PatchKey, Future]:
+    """Start verifying an implementation's patches on ``executor``: the futures by
+    (implementation, family); their results are ``enrich``'s ``verified``."""
+    return {(job[0], job[1]): executor.submit(_verify, *job) for job in verification_jobs(summary)}
+
+
+def verify_all(result, done: Optional[dict] = None) -> dict[PatchKey, bool]:
+    """Every suggested patch of ``result`` verified, those in ``done`` taken as they are; two
+    re-audits at a time (each a separate process bound to one core)."""
+    from ..procs import owned_pool
+
+    out = dict(done or {})
+    with owned_pool(2) as pool:
+        futures: dict = {}
+        for a in result.adapters:
+            for key, job in ((j[:2], j) for j in verification_jobs(a)):
+                if key not in out:
+                    futures[key] = pool.submit(_verify, *job)
+        out.update({key: fut.result() for key, fut in futures.items()})
+    return out
+
+
+def results(futures: dict[PatchKey, Future]) -> dict[PatchKey, bool]:
+    """The results of finished (or still running: this waits) verification futures."""
+    return {key: fut.result() for key, fut in futures.items()}

@@ -1,0 +1,49 @@
+"""The enriched result: an audit's plain records plus everything the reports show beyond them.
+
+Made by ``audit.enrich.enrich`` (which looks up upstream knowledge, runs the scope sweeps
+through the adapters and takes the patch verifications); read by the renderers of
+``audit.report``, which compute nothing else.  Plain data only: this module imports nothing
+of the audit, so a renderer importing it pulls in no adapter, runner or upstream library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+#: How a finding's details are found: (implementation, family, level).  The runner merges
+#: findings per (family, level) within an implementation (``runner.summarize``), so the key
+#: is unique in a result, and it does not depend on the objects' identity.
+FindingKey = tuple[str, str, str]
+
+
+def finding_key(finding) -> FindingKey:
+    return (finding.implementation, finding.family, finding.level)
+
+
+@dataclass(frozen=True)
+class FindingDetails:
+    """What the reports show about one finding beyond its record."""
+
+    snippet: str  # a standalone repro
+    snippet_language: str = "python"  # or "sh" (an external program's protocol request)
+    root_cause: Optional[dict] = None  # {file, path, line, function, excerpt, why}
+    patch: Optional[dict] = None  # {"diff", "description", "verified": bool | None (not checked)}
+    scope: Optional[dict] = None  # the scope sweep (audit.upstream.sweeps)
+    chart: Optional[str] = None  # the sweep's chart, relative to the report directory
+    #: metamorphic findings: the reference's exact value on the repro ("n/d", float), beside
+    #: the "expected" that is the implementation's own score before the transformation
+    reference_value: Optional[tuple] = None
+
+
+@dataclass
+class EnrichedResult:
+    """An ``AuditResult`` with its environment, report slugs and per-finding details."""
+
+    result: Any  # audit.findings.AuditResult
+    environment: dict  # chrf_audit, reference_impl, python, platform, packages
+    slugs: dict[str, str]  # implementation -> report file stem
+    details: dict[FindingKey, FindingDetails] = field(default_factory=dict)
+
+    def of(self, finding) -> FindingDetails:
+        return self.details[finding_key(finding)]

@@ -1,0 +1,123 @@
+"""The pipeline's direction: collect (audit) -> enrich -> render.  The renderers
+(``audit/report/``) are pure functions of their input: they import nothing that audits,
+looks at an upstream library, calls an implementation or starts a process.  Checked on the
+source (every import statement, inside functions too) and at run time (rendering in a fresh
+process loads none of it)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORT = ROOT / "audit" / "report"
+
+#: what a renderer must not import (modules and everything below them)
+FORBIDDEN = (
+    "audit.upstream", "audit.runner", "audit.adapters", "audit.patch_validation", "audit.enrich",
+    "audit.parallel", "audit.procs", "audit.search", "audit.impact", "audit.classify", "audit.checker",
+    "audit.metamorphic", "audit.cli", "audit.commands",
+    "nltk", "sacrebleu", "torchmetrics", "torch", "subprocess", "multiprocessing", "concurrent",
+)
+
+
+def imports_of(source: str, module: str) -> set[str]:
+    """Every module an import statement of ``source`` (the module ``module``) names, relative
+    imports resolved; ``from a import b`` counts as ``a.b`` too (b may be a module)."""
+    package = module.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)
+    return out
+
+
+def violations(source: str, module: str) -> list[str]:
+    return sorted(m for m in imports_of(source, module)
+                  if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
+
+
+def _report_modules():
+    for path in sorted(REPORT.glob("*.py")):
+        name = "audit.report" if path.stem == "__init__" else f"audit.report.{path.stem}"
+        yield name, path
+
+
+@pytest.mark.parametrize("name,path", list(_report_modules()), ids=lambda x: str(x))
+def test_renderers_import_nothing_that_audits(name, path):
+    assert violations(path.read_text(encoding="utf-8"), name) == []
+
+
+def test_the_check_catches_what_it_is_for():
+    """Planted renderer sources: each forbidden import, relative, absolute, inside a function
+    or as ``from .. import upstream``, is caught; harmless ones are not."""
+    planted = {
+        "from .. import upstream\n": ["audit.upstream"],
+        "from ..upstream.sweeps import sweep\n": ["audit.upstream.sweeps", "audit.upstream.sweeps.sweep"],
+        "def f():\n    from ..enrich.verification import _verify\n": [
+            "audit.enrich.verification", "audit.enrich.verification._verify"],
+        "import audit.adapters.resolve as r\n": ["audit.adapters.resolve"],
+        "from audit import runner\n": ["audit.runner"],
+        "import nltk.translate.chrf_score\n": ["nltk.translate.chrf_score"],
+        "from concurrent.futures import ThreadPoolExecutor\n": [
+            "concurrent.futures", "concurrent.futures.ThreadPoolExecutor"],
+        "from ..enriched import EnrichedResult\nfrom ._text import num\nfrom ..families import title\n": [],
+        "from ..upstreams import x\n": [],  # a prefix of a name is not the module
+    }
+    for src, want in planted.items():
+        assert violations(src, "audit.report.planted") == want, src
+    assert violations("from . import upstream\n", "audit.planted") == ["audit.upstream"]
+
+
+def test_rendering_loads_nothing_that_audits(tmp_path):
+    """In a fresh process: an EnrichedResult made by hand is rendered to every format, and
+    none of the forbidden modules is loaded afterwards."""
+    code = r'''
+import json, sys
+from audit.enriched import EnrichedResult, FindingDetails
+from audit.findings import AdapterSummary, AuditResult, Finding, Repro
+from audit.report import render_terminal, write_reports
+m = Repro(level="sentence", inputs={"hypothesis": "a", "references": ["a"]}, expected=100.0,
+          expected_fraction="100", actual=50.0, actual_raw="0.5", outcome="value")
+f = Finding(implementation="x", family="unexplained", level="sentence", title="t", claims={}, reference_signature="",
+            implementation_signature="", minimal=m)
+res = AuditResult(0, 1, 1e-9, [AdapterSummary("x", "1.0", {}, "sig", findings=[f])])
+sweep = {"dimension": "d", "x_label": "n", "kind": "line", "level": "sentence", "rows": [
+    {"x": 1, "inputs": {"hypothesis": "a", "references": ["a"]}, "expected": 100.0, "expected_fraction": "100",
+     "actual": 50.0, "difference": -50.0}]}
+e = EnrichedResult(res, {"chrf_audit": "0", "reference_impl": "0", "python": "p", "platform": "q", "packages": {}},
+                   {"x": "x"}, {("x", "unexplained", "sentence"): FindingDetails(
+                       "print(1)\n", "python", None, {"diff": "--- a/x\n+++ b/x\n", "description": "d", "verified": None},
+                       sweep, "charts/x-unexplained.svg")})
+paths = write_reports(e, sys.argv[1])
+render_terminal(res)
+loaded = sorted(m for m in sys.modules if any(m == p or m.startswith(p + ".") for p in json.loads(sys.argv[2])))
+print(json.dumps({"loaded": loaded, "files": sorted(p.name for p in paths)}))
+'''
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path), json.dumps(FORBIDDEN)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["files"] == ["audit.json", "junit.xml", "x-unexplained.svg", "x.md"]
+    # the standard library's own use of these (none expected) would show here as well
+    assert got["loaded"] == []
+
+
+def test_the_enriched_result_is_plain_data():
+    """audit/enriched.py, which the renderers import, imports nothing of the audit."""
+    src = (ROOT / "audit" / "enriched.py").read_text(encoding="utf-8")
+    assert not [m for m in imports_of(src, "audit.enriched") if m == "audit" or m.startswith("audit.")]
