@@ -55,26 +55,46 @@ def environment(result) -> dict:
 
 
 def verification_jobs(summary) -> list[tuple]:
-    """(implementation, family, diff, families before) for each suggested patch."""
-    before = frozenset(x.family for x in summary.findings)
+    """(implementation, family, diff, the implementation's findings as records) for each
+    suggested patch."""
+    records = tuple(x.to_dict() for x in summary.findings)
     jobs = []
     for family in dict.fromkeys(x.family for x in summary.findings):  # one job per family, at any level
         diff = upstream.patch(summary.implementation, family)
         if diff:
-            jobs.append((summary.implementation, family, diff, before))
+            jobs.append((summary.implementation, family, diff, records))
     return jobs
+
+
+#: verification results of this process, by (implementation, family, diff, findings):
+#: filled by ``start_verification`` while the next implementation is audited, read by
+#: ``collect``
+_VERIFIED: dict = {}
+
+
+def _verify(implementation: str, family: str, diff: str, records: tuple) -> bool:
+    """Verified = the family's before-repro is fixed and nothing is introduced, judged by
+    ``audit.patch_validation.verify_suggested`` (the path of ``validate-patch``)."""
+    import json
+
+    from ..patch_validation import verify_suggested
+
+    key = (implementation, family, diff, json.dumps(records, sort_keys=True, default=str))
+    if key not in _VERIFIED:
+        _VERIFIED[key] = verify_suggested(implementation, diff, list(records)).fixes(family)
+    return _VERIFIED[key]
 
 
 def start_verification(summary, executor) -> list:
     """Start verifying an implementation's patches on ``executor`` (futures).  The results
-    land in verify_patch's cache, where ``collect`` finds them: the CLI starts this as soon
-    as an implementation's audit is done, while the next implementation is audited."""
-    return [executor.submit(upstream.verify_patch, *job) for job in verification_jobs(summary)]
+    land in ``_VERIFIED``, where ``collect`` finds them: the CLI starts this as soon as an
+    implementation's audit is done, while the next implementation is audited."""
+    return [executor.submit(_verify, *job) for job in verification_jobs(summary)]
 
 
 def _verify_all(result) -> None:
-    """Verify every suggested patch, two re-audits at a time (each is a separate process
-    bound to one core)."""
+    """Verify every suggested patch, two at a time (each is a separate process bound to one
+    core)."""
     from ..procs import owned_pool
 
     with owned_pool(2) as pool:
@@ -100,8 +120,8 @@ def collect(result, *, verify_patches: bool = False, with_upstream: bool = True)
             p = None
             diff = upstream.patch(impl, f.family) if with_upstream else None
             if diff:
-                before = {x.family for x in a.findings}
-                verified = upstream.verify_patch(impl, f.family, diff, before) if verify_patches else None
+                verified = (_verify(impl, f.family, diff, tuple(x.to_dict() for x in a.findings))
+                            if verify_patches else None)
                 p = {"diff": diff, "description": upstream.patch_description(impl, f.family), "verified": verified}
             sweep = upstream.scope(impl, f) if with_upstream else None
             chart = f"charts/{slugs[a.implementation]}-{f.family}.svg" if sweep else None
