@@ -35,7 +35,8 @@ def write_reports(result, out_dir, *, impact: Optional[dict] = None, timestamp: 
     Byte-identical for the same result (and environment): nothing time-dependent is written
     unless ``timestamp=True``, which adds one separate ``volatile`` field to audit.json.
     ``impact`` maps implementation -> a precomputed impact record (optional ``by_family``).
-    ``verify_patches`` re-audits each suggested patch on a temporary copy of the upstream."""
+    ``verify_patches`` judges each suggested patch on a temporary copy of the upstream
+    (``audit.patch_validation.verify_suggested``: the copy audited, the repros replayed)."""
     out = Path(out_dir)
     det = collect(result, verify_patches=verify_patches)
     impact = plain(impact) if impact is not None else None
