@@ -5,9 +5,11 @@ that audits AND replays the before repros, plus a before-side replay of any new 
 
 Both are given the same before findings (one derandomized audit of the installed nltk,
 packaged cases + 20 examples, not timed) and run one patch at a time.  The old path runs in
-a subprocess importing the old tree (``git archive --old-ref``) from the repository root, as
-``chrf-audit run`` would have; its per-patch time is measured inside that subprocess.
-Prints, per path, the median over --runs of the total for the four patches, and the ratio.
+a subprocess in the old tree (``git archive --old-ref``: audit/, reference_impl/, cases/),
+from its root as ``chrf-audit run`` in a checkout would; its per-patch time is measured
+inside that subprocess.
+Prints, per path, the median over --runs of the total for the four patches (wall time, and
+the CPU time of all child processes, which a loaded machine disturbs less), and the ratios.
 
     python benchmarks/bench_verify_patches.py [--runs 3] [--old-ref 4fe290b]
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -70,8 +73,13 @@ def new_run(findings: list[dict]) -> dict:
 def old_run(tree: Path, families: set) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
     proc = subprocess.run([sys.executable, "-c", OLD, json.dumps(sorted(families)), json.dumps(FAMILIES)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+                          cwd=tree, env=env, capture_output=True, text=True, check=True)
     return json.loads(proc.stdout)
+
+
+def child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def main() -> None:
@@ -84,20 +92,26 @@ def main() -> None:
     print(f"before findings: {sorted(families)}")
     with tempfile.TemporaryDirectory() as tmp:
         archive = Path(tmp) / "old.tar"
-        subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), args.old_ref, "audit", "reference_impl"],
+        subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), args.old_ref, "audit", "reference_impl",
+                        "cases"],
                        check=True)
         with tarfile.open(archive) as t:
             t.extractall(Path(tmp) / "old")
         totals = {"old": [], "new": []}
+        cpu = {"old": [], "new": []}
         for i in range(args.runs):
             for name, fn in (("old", lambda: old_run(Path(tmp) / "old", families)), ("new", lambda: new_run(findings))):
+                c0 = child_cpu()
                 res = fn()
+                cpu[name].append(child_cpu() - c0)
                 totals[name].append(sum(t for t, _ in res.values()))
                 print(f"run {i + 1} {name}: " + ", ".join(f"{f} {t:.1f}s {'verified' if ok else 'NOT verified'}"
                                                          for f, (t, ok) in res.items()), flush=True)
     med = {k: statistics.median(v) for k, v in totals.items()}
-    print(f"median total for {len(FAMILIES)} patches over {args.runs} runs: old {med['old']:.1f} s, "
-          f"new {med['new']:.1f} s, new/old {med['new'] / med['old']:.2f}")
+    mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+    print(f"median total for {len(FAMILIES)} patches over {args.runs} runs: wall old {med['old']:.1f} s, "
+          f"new {med['new']:.1f} s, new/old {med['new'] / med['old']:.2f}; child CPU old {mcpu['old']:.1f} s, "
+          f"new {mcpu['new']:.1f} s, new/old {mcpu['new'] / mcpu['old']:.2f}")
 
 
 if __name__ == "__main__":

@@ -259,6 +259,8 @@ def verify_suggested(implementation: str, diff: str, before_findings: list[dict]
                                      work=work, job_kw=job_kw)
     except UsageError as exc:  # a diff that does not apply, a replay that failed ...
         result.error = str(exc)
+    except OSError as exc:  # the copy could not be made (disk full, unreadable file ...)
+        result.error = f"the patched copy could not be made: {exc}"
     return result
 
 
