@@ -1,5 +1,6 @@
 """audit.upstream: patches against the installed nltk, applied to temporary copies only and
-verified by a re-audit in a separate process; root causes found in the installed source;
+verified by ``audit.patch_validation.verify_suggested`` (the patched copy audited and the
+before repros replayed in a separate process); root causes found in the installed source;
 repro snippets that run with the installed library alone and print the reported values."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import pytest
 
 from audit import upstream
 from audit.enrich import enrich
-from tests.fixtures.report_examples import example_result
+from audit.patch_validation import FIXED, INTRODUCED, STILL, verify_suggested
+from tests.fixtures.report_examples import example_result, nltk_findings
 from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_diff, make_diff
 
 FAMILIES = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average", "whitespace-set-white-space"]
@@ -62,9 +64,30 @@ def digest_before():
     return _installed_digest()
 
 
-def test_baseline_families():
-    assert upstream.families_found("nltk") == set(FAMILIES)
-    assert upstream.families_found("sacrebleu") == set()
+@pytest.fixture(scope="module")
+def before():
+    """The before side: the findings of an audit of the installed nltk (the report fixture's
+    real nltk repros, one per family)."""
+    return [f.to_dict() for f in nltk_findings()]
+
+
+def test_verification_budget_reaches_the_families():
+    """The budget of the after audit (packaged cases, then 20 derandomized examples per
+    level) finds every nltk family on the unpatched nltk, and none on sacreBLEU."""
+    from audit.adapters import resolve
+    from audit.cases import default_cases_dir
+    from audit.patch_validation import VERIFY_EXAMPLES
+    from audit.runner import run_audit
+
+    for name, want in (("nltk", set(FAMILIES)), ("sacrebleu", set())):
+        adapters = resolve(name)
+        try:
+            res = run_audit(adapters, seed=0, max_examples=VERIFY_EXAMPLES, cases_dir=default_cases_dir(),
+                            derandomize=True)
+        finally:
+            for a in adapters:
+                a.close()
+        assert {f.family for f in res.findings} == want, name
 
 
 def test_probes_fail_on_installed_nltk():
@@ -72,13 +95,24 @@ def test_probes_fail_on_installed_nltk():
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_patch_verified_and_isolated(family, tmp_path, digest_before):
+def test_patch_verified_and_isolated(family, tmp_path, digest_before, before):
     diff = upstream.patch("nltk", family)
     assert diff and diff.startswith("--- a/nltk/translate/chrf_score.py\n+++ b/nltk/translate/chrf_score.py\n")
-    report = upstream.verify_report("nltk", family, diff)
-    assert report["verified"], report
-    assert report["fixed"] == [family] and report["introduced"] == []
-    assert set(report["after"]) == set(FAMILIES) - {family}
+    v = verify_suggested("nltk", diff, before)
+    assert v.error is None and v.fixes(family), v
+    status = {s.family: s.status for s in v.families}
+    assert status == {f: FIXED if f == family else STILL for f in FAMILIES}
+    fixed = v.of(FIXED)[0]
+    want = next(f for f in before if f["family"] == family)
+    # the before repro, replayed on the patched copy, now scores what the reference says, or
+    # (the corpus repro also shows f-score-averaged) diverges only as the other family
+    assert fixed.repro == want["repro"] and fixed.before == want["actual"] and fixed.after_outcome == "value"
+    if family == "corpus-macro-average":
+        assert fixed.note == "its repro now diverges as f-score-averaged"
+        assert fixed.after != pytest.approx(want["expected"], abs=1e-6)
+    else:
+        assert fixed.note == "" and fixed.after == pytest.approx(want["expected"], abs=1e-9)
+    assert v.files == ["nltk/translate/chrf_score.py"]
     # the family's own probe passes on the patched copy; the other probes are unchanged
     import nltk
 
@@ -91,24 +125,38 @@ def test_patch_verified_and_isolated(family, tmp_path, digest_before):
     assert _installed_digest() == digest_before  # the installed package is untouched
 
 
-def test_verify_patch_public_bool():
-    assert upstream.verify_patch("nltk", "whitespace-set-white-space", upstream.patch("nltk", "whitespace-set-white-space"))
-    assert not upstream.verify_patch("nltk", "whitespace-set-white-space", "")
-    assert not upstream.verify_patch("mypkg:fn", "exception", "--- a/x\n+++ b/x\n")
+def test_no_before_repro_nothing_fixed():
+    """Without the before findings there is no repro to call fixed: the families the after
+    audit finds are replayed before the patch, diverge there too, and are "still present"."""
+    v = verify_suggested("nltk", upstream.patch("nltk", "f-score-averaged"), [])
+    assert v.error is None and not v.fixes("f-score-averaged")
+    assert {s.family: s.status for s in v.families} == {f: STILL for f in FAMILIES if f != "f-score-averaged"}
+    assert all(s.note == "the before search missed it; its repro diverged before too" for s in v.families)
 
 
-def test_bad_patch_not_verified():
+def test_empty_or_foreign_diff_is_an_error_not_a_crash(before):
+    for impl, diff, msg in (("nltk", "", "malformed diff: no file in the diff"),
+                            ("mypkg:fn", "--- a/x\n+++ b/x\n", "not a file of any importable package")):
+        v = verify_suggested(impl, diff, before)
+        assert msg in v.error and not v.families and not v.fixes("whitespace-set-white-space")
+
+
+def test_bad_patch_not_verified(before):
     # removing only U+0020 fixes U+001C..U+001F but breaks every other whitespace
     diff = upstream.patch("nltk", "whitespace-set-white-space").replace('"".join(sent.split())', 'sent.replace(" ", "")')
-    report = upstream.verify_report("nltk", "whitespace-set-white-space", diff)
-    assert not report["verified"]
-    assert report["introduced"] == ["whitespace-set-ascii-space"]
+    v = verify_suggested("nltk", diff, before)
+    assert v.error is None
+    assert [s.family for s in v.of(FIXED)] == ["whitespace-set-white-space"]
+    assert [s.family for s in v.of(INTRODUCED)] == ["whitespace-set-ascii-space"]
+    introduced = v.of(INTRODUCED)[0]
+    assert introduced.before_outcome == "value" and introduced.after != introduced.before  # replayed before: fine
+    assert not v.fixes("whitespace-set-white-space")
 
 
-def test_patch_that_does_not_apply():
+def test_patch_that_does_not_apply(before):
     diff = upstream.patch("nltk", "requested-order-divisor").replace("    num_sents = len(hypotheses)", "    num_sents = 0")
-    report = upstream.verify_report("nltk", "requested-order-divisor", diff)
-    assert not report["verified"] and "does not apply" in report["error"]
+    v = verify_suggested("nltk", diff, before)
+    assert "does not apply" in v.error and not v.fixes("requested-order-divisor")
 
 
 def test_own_applier_matches_patch_program(tmp_path):

@@ -21,10 +21,9 @@ def _verify(implementation: str, family: str, diff: str, before_findings: list[d
     """Whether ``diff`` fixes ``family`` of ``implementation`` without introducing another;
     ``before_findings``: ``[f.to_dict() ...]`` of that implementation's audit.  THE one place
     a suggested patch is verified."""
-    from .. import upstream
+    from ..patch_validation import verify_suggested
 
-    before = {f["family"] for f in before_findings}
-    return bool(upstream.verify_report(implementation, family, diff, before=before)["verified"])
+    return verify_suggested(implementation, diff, before_findings).fixes(family)
 
 
 def verification_jobs(summary) -> list[tuple]:
@@ -49,7 +48,7 @@ def start_verification(summary, executor: Executor) -> dict[PatchKey, Future]:
 
 def verify_all(result, done: Optional[dict] = None) -> dict[PatchKey, bool]:
     """Every suggested patch of ``result`` verified, those in ``done`` taken as they are; two
-    re-audits at a time (each a separate process bound to one core)."""
+    verifications at a time (each a separate process bound to one core)."""
     from ..procs import owned_pool
 
     out = dict(done or {})

@@ -136,9 +136,10 @@ def _finding_section(i: int, f, fd, impact_fam: Any, version: Optional[str]) -> 
     lines += ["", "### Suggested patch", ""]
     p = fd.patch
     if p:
-        status = {True: "**verified**: applied to a temporary copy of the installed package, a re-audit no longer "
-                        "finds this family and finds no new one",
-                  False: "**not verified**: applying it did not make this family disappear cleanly in a re-audit",
+        status = {True: "**verified**: applied to a temporary copy of the installed package, this finding's repro "
+                        "now agrees with the reference and an audit of the copy finds no new family",
+                  False: "**not verified**: on a patched copy, this family's repro still diverges, or the patch "
+                         "introduces a family, or the copy could not be audited",
                   None: "not verified (verification not run)"}[p.get("verified")]
         lines += [f"Status: {status}."]
         if p.get("description"):

@@ -1,14 +1,13 @@
 """Knowledge of the built-in upstream libraries (nltk, sacrebleu): standalone repro
 snippets, root-cause locations in the installed source, patch suggestions as unified diffs,
-patch verification on a temporary copy, and scope sweeps.
+and scope sweeps.  Whether a suggested patch works is judged by
+``audit.patch_validation.verify_suggested`` (the path of ``chrf-audit validate-patch``).
 
 Public API::
 
     repro_snippet(implementation, finding) -> str
     root_cause(implementation, family) -> dict | None     # {file, path, line, function, excerpt, why}
     patch(implementation, family) -> str | None           # unified diff against the installed source
-    verify_patch(implementation, family, diff) -> bool
-    families_found(implementation, pythonpath=None) -> set[str]
     scope(implementation, finding, score) -> dict | None    # score: the implementation, isolated
 
 ``implementation`` is the adapter name ("nltk", "sacrebleu-chrf++", "torchmetrics-chrf"); anything else is not built in:
@@ -18,23 +17,20 @@ imported directly, or the JSON request of an external program), the others retur
 
 from __future__ import annotations
 
-import tempfile
-from functools import lru_cache
-from pathlib import Path
 from types import ModuleType
 from typing import Optional
 
 from . import nltk as _nltk
 from . import sacrebleu as _sacrebleu
 from . import torchmetrics as _torchmetrics
-from ._base import claims_with_defaults, installed_version, module_source, py_list_literal, py_literal
-from .patching import PatchError, apply_to_copy, apply_unified_diff, families_found, make_diff, reaudit, reaudit_command
+from ._base import claims_with_defaults, installed_version, py_list_literal, py_literal
+from .patching import PatchError, apply_unified_diff, make_diff
 
 _MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torchmetrics": _torchmetrics}
 
 __all__ = [
     "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
-    "verify_patch", "families_found", "scope", "reaudit_command", "apply_unified_diff", "PatchError",
+    "scope", "apply_unified_diff", "PatchError",
 ]
 
 BUILTIN = tuple(_MODULES)
@@ -181,70 +177,6 @@ def patch_description(implementation: str, family: str) -> Optional[str]:
         return get(implementation).PATCH_DESCRIPTIONS.get(family)
     except KeyError:
         return None
-
-
-@lru_cache(maxsize=None)
-def _baseline(implementation: str, version_: Optional[str]) -> frozenset:
-    return frozenset(families_found(implementation))
-
-
-def verify_report(implementation: str, family: str, diff: str, *, use_patch_program: Optional[bool] = None,
-                  before: Optional[set] = None) -> dict:
-    """Apply ``diff`` to a temporary copy of the upstream package and re-audit in a separate
-    process: ``{"verified", "before", "after", "fixed", "introduced", "error"}``.
-
-    ``before``: the families of the unpatched implementation when already known (the audit
-    that suggested the patch); otherwise the unpatched package is re-audited too."""
-    out = {"verified": False, "before": [], "after": [], "fixed": [], "introduced": [], "error": None}
-    try:
-        module = get(implementation)
-        if before is None:
-            before = set(_baseline(implementation, version(implementation)))
-        before = set(before)
-        _, site_dir, _ = module_source(module.MODULE)
-    except Exception as exc:
-        out["error"] = f"baseline failed: {exc}"
-        return out
-    out["before"] = sorted(before)
-    with tempfile.TemporaryDirectory(prefix="chrf-audit-patch-") as tmp:
-        root = Path(tmp) / "site"
-        try:
-            apply_to_copy(diff, site_dir, root, use_patch_program=use_patch_program)
-        except (PatchError, OSError) as exc:
-            out["error"] = f"the diff does not apply: {exc}"
-            return out
-        try:
-            payload = reaudit(implementation, root)
-        except Exception as exc:
-            out["error"] = str(exc)
-            return out
-        files = [src.get("file") for impl in payload.get("implementations", [])
-                 for src in (impl.get("sources") or {}).values() if src and src.get("file")]
-        if files and not all(Path(f).resolve().is_relative_to(root.resolve()) for f in files):
-            out["error"] = "the re-audit did not import the patched copy"
-            return out
-        after = {f["family"] for f in payload["findings"]}
-    out["after"] = sorted(after)
-    out["fixed"] = sorted(before - after)
-    out["introduced"] = sorted(after - before)
-    out["verified"] = family in before and family not in after and after <= before
-    return out
-
-
-@lru_cache(maxsize=64)
-def _verify_cached(implementation: str, family: str, diff: str, version_: Optional[str],
-                   before: Optional[frozenset]) -> bool:
-    return verify_report(implementation, family, diff, before=before)["verified"]
-
-
-def verify_patch(implementation: str, family: str, diff: str, before: Optional[set] = None) -> bool:
-    """True when applying ``diff`` to a temporary copy of the installed upstream makes
-    ``family`` disappear from a re-audit and no new family appear.  Never touches the
-    installed package.  Cached per (implementation, family, diff, installed version)."""
-    if not is_builtin(implementation) or not diff:
-        return False
-    frozen = frozenset(before) if before is not None else None
-    return _verify_cached(implementation, family, diff, version(implementation), frozen)
 
 
 def scope(implementation: str, finding, score) -> Optional[dict]:

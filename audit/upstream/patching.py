@@ -1,26 +1,18 @@
 """Unified diffs against installed upstream sources, applied to temporary copies only.
 
-``verify_patch`` copies the upstream's top-level package into a temporary directory, applies
-the diff there (with the ``patch`` program when present, else ``apply_unified_diff``), and
-re-audits the implementation in a SEPARATE Python process whose PYTHONPATH starts with that
-directory.  The installed package is never written to (the subprocess also runs with
-PYTHONDONTWRITEBYTECODE=1).
-
-The re-audit is the single function ``reaudit_command``: the real ``chrf-audit run --impl NAME
---json PATH`` with a small fixed budget, whose JSON also says which source files it imported
-(so a re-audit that did not import the patched copy is caught).
+``apply_to_copy`` copies the top-level package(s) a diff touches into a temporary directory
+and applies the diff there (with the ``patch`` program when present, else
+``apply_unified_diff``); the installed package is never written to.  Every path a diff names
+is checked (``safe_relpath``, ``contained``) before anything is copied or written.  Auditing
+the patched copy is ``audit.patch_validation``'s job.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
-import os
 import re
 import shutil
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -196,53 +188,3 @@ def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: O
     else:
         apply_unified_diff(diff, dest)
     return dest
-
-
-# -- re-audit in a separate process -----------------------------------------------------------
-def reaudit_command(implementation: str, json_path: Path) -> list[str]:
-    """THE command that re-audits ``implementation`` and writes the JSON report to
-    ``json_path``: the real ``chrf-audit run`` in a separate process, with a small fixed
-    budget and the project's regression cases (replayed first)."""
-    cmd = [sys.executable, "-m", "audit.cli", "run", "--impl", implementation, "--json", str(json_path),
-           "--seed", "0", "--max-examples", str(REAUDIT_EXAMPLES), "--quiet", "--no-verify"]
-    cases = Path("cases").resolve()
-    if cases.is_dir():
-        cmd += ["--cases", str(cases)]
-    return cmd
-
-
-#: Hypothesis examples per level of a verification re-audit.  The regression cases are
-#: replayed first, so the families of the built-in upstreams are reached within this budget.
-REAUDIT_EXAMPLES = 20
-
-
-def reaudit(implementation: str, pythonpath: Optional[Path] = None, *, timeout: float = 600) -> dict:
-    """Run ``reaudit_command`` in a subprocess (PYTHONPATH=<pythonpath> first) and return the
-    JSON it wrote.  Raises RuntimeError when it failed (exit status other than 0 or 1)."""
-    env = dict(os.environ)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    if pythonpath is not None:
-        env["PYTHONPATH"] = os.pathsep.join([str(pythonpath)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-    from .. import procs
-
-    with tempfile.TemporaryDirectory(prefix="chrf-audit-reaudit-") as tmp:
-        out = Path(tmp) / "audit.json"
-        # its own process group, owned by audit.procs: SIGTERM/Ctrl-C of this process stops it
-        # (SIGTERM first, so that it ends its own workers), and no new one starts after that
-        proc = procs.spawn(reaudit_command(implementation, out), grace=3.0, env=env, cwd=tmp,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            _, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise RuntimeError(f"re-audit of {implementation} took more than {timeout:g} s") from None
-        finally:
-            procs.stop(proc, term=proc.returncode is None)
-        if proc.returncode not in (0, 1) or not out.is_file():
-            raise RuntimeError(f"re-audit of {implementation} failed ({proc.returncode}): {(err or '').strip()[-2000:]}")
-        return json.loads(out.read_text(encoding="utf-8"))
-
-
-def families_found(implementation: str, pythonpath: Optional[Path] = None) -> set[str]:
-    """The set of families a re-audit of ``implementation`` finds, importing from
-    ``pythonpath`` first (None: the installed packages)."""
-    return {f["family"] for f in reaudit(implementation, pythonpath)["findings"]}
