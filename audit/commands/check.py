@@ -1,7 +1,7 @@
 """``chrf-audit check``: the CI gate.
 
 Audits the implementations configured in ``[tool.chrf-audit]`` of ./pyproject.toml (or
---config FILE; see docs/ci.md) with a derandomized search and a fixed budget, so that the same
+--config FILE; see docs/ci.md) with a seeded search and a fixed budget, so that the same
 code gives the same findings on every run, and compares the findings with the baseline file
 of accepted ones (default chrf-audit-baseline.json beside the configuration).
 
