@@ -69,9 +69,9 @@ def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX
                        help="Hypothesis examples per level and implementation (default: the Hypothesis profile's "
                             f"max_examples, {max_examples} for chrf-audit)")
         g.add_argument("--hypothesis-profile", default=None, metavar="NAME",
-                       help="Hypothesis settings profile: chrf-audit (default; 100 examples), chrf-audit-ci "
-                            "(300 examples), chrf-audit-dev (25 examples, prints every input tried); "
-                            "see docs/hypothesis.md")
+                       help="Hypothesis settings profile: chrf-audit (default; 100 examples), "
+                            "chrf-audit-ci (300 examples), "
+                            "chrf-audit-dev (25 examples, prints every input tried); see docs/hypothesis.md")
     else:
         g.add_argument("--max-examples", type=int, default=max_examples, metavar="N",
                        help=f"Hypothesis examples per level and implementation (default {max_examples})")
