@@ -80,10 +80,11 @@ _SEED_PROBE = """
 """
 
 
-def _largest(pytester, monkeypatch, *args):
+def _largest(pytester, monkeypatch, *args, subprocess=False):
     out = pytester.path / f"out{len(list(pytester.path.glob('out*')))}.json"
     monkeypatch.setenv("CHRF_SEED_OUT", str(out))
-    result = pytester.runpytest("-p", "no:cacheprovider", *args)
+    run = pytester.runpytest_subprocess if subprocess else pytester.runpytest
+    result = run("-p", "no:cacheprovider", *args)
     result.assert_outcomes(passed=1)
     import json
 
@@ -131,16 +132,16 @@ def test_plugin_profile_option_sets_the_budget(pytester, monkeypatch):
 
 
 def test_plugin_takes_a_profile_registered_in_conftest(pytester, monkeypatch):
-    """A conftest.py that registers "chrf-audit" (here before chrf-audit's own) sets the budget."""
+    """A conftest.py that registers "chrf-audit" (before chrf-audit's own: the plugin imports
+    its profiles on first use) sets the budget.  In a subprocess: a profile registered here
+    would stay registered for the rest of this session."""
     _project(pytester)
     pytester.makeconftest("""
         from hypothesis import settings
         settings.register_profile("chrf-audit", max_examples=13)
     """)
     pytester.makepyfile(test_lib=_SEED_PROBE)
-    assert _largest(pytester, monkeypatch)[0][3] == 13
-    subprocess_result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
-    subprocess_result.assert_outcomes(passed=1)
+    assert _largest(pytester, monkeypatch, subprocess=True)[0][3] == 13
 
 
 def test_plugin_leaves_no_hypothesis_directory(pytester, monkeypatch):
