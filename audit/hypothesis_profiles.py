@@ -72,12 +72,20 @@ class HealthCheckFailed(UsageError):
 
 
 def register() -> None:
-    """Register chrf-audit's profiles, each only where no profile of that name exists yet."""
+    """Register chrf-audit's profiles, each only where no profile of that name exists yet.
+    The first registration may happen inside a user's @settings test (the plugin imports this
+    module on first use), where Hypothesis warns about registering: not a user mistake."""
+    import warnings
+
+    from hypothesis.errors import HypothesisDeprecationWarning
+
     for name, values in PROFILES.items():
         try:
             settings.get_profile(name)
         except Exception:  # InvalidArgument: not registered
-            settings.register_profile(name, **_independent(), **values)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", HypothesisDeprecationWarning)
+                settings.register_profile(name, **_independent(), **values)
 
 
 def _independent() -> dict:

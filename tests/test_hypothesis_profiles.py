@@ -298,3 +298,23 @@ def test_the_cli_seed_changes_the_inputs_and_repeats_them(tmp_path):
     assert run1[1] == check1[1] == 1
     assert run0[0] != run1[0]
     assert run1[0] == check1[0]
+
+
+def test_first_use_inside_a_users_settings_test_does_not_warn(tmp_path):
+    """The plugin imports the profiles on first use, which may be inside a user's @settings
+    test, where Hypothesis warns about registering a profile (an error under -W error)."""
+    out = _python("""
+        import warnings
+        warnings.simplefilter("error")
+        from hypothesis import given, settings, strategies as st
+
+        @settings(max_examples=1, database=None)
+        @given(st.none())
+        def test(x):
+            from audit import hypothesis_profiles as HP
+            print(HP.resolve().max_examples)
+
+        test()
+    """, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["100"]
