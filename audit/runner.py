@@ -66,6 +66,7 @@ def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, 
     """Audit one implementation at one level (a unit: independent of every other unit).
     ``profile``: the resolved Hypothesis profile (``audit.hypothesis_profiles``; default
     ``chrf-audit``)."""
+    profile = profile or resolve_profile()
     checker = Checker(adapter, tolerance)
     found: dict = {}
     start = time.monotonic()
@@ -167,10 +168,11 @@ def summarize(adapter, units: list[LevelAudit]) -> AdapterSummary:
 
 def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
                   cases_dir: Optional[Path] = Path("cases"), derandomize: bool = False,
-                  progress: Optional[Callable[[Progress], None]] = None) -> AdapterSummary:
+                  progress: Optional[Callable[[Progress], None]] = None,
+                  profile: Optional[SearchProfile] = None) -> AdapterSummary:
     """Audit one implementation, its levels one after the other in this process."""
     units = [audit_level(adapter, level, seed=seed, max_examples=max_examples, tolerance=tolerance,
-                         cases_dir=cases_dir, progress=progress) for level in levels_of(adapter)]
+                         cases_dir=cases_dir, progress=progress, profile=profile) for level in levels_of(adapter)]
     summary = summarize(adapter, units)
     if progress:
         progress(Progress(adapter.name, "done", summary.examples, len(summary.findings), summary.elapsed))
