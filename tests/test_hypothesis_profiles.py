@@ -318,3 +318,14 @@ def test_first_use_inside_a_users_settings_test_does_not_warn(tmp_path):
     """, tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["100"]
+
+
+def test_a_profile_budget_beyond_the_limit_is_a_usage_error(restore_profiles):
+    """A profile may ask for any max_examples Hypothesis accepts; chrf-audit's limit still holds,
+    and the error names the profile, not a flag the user did not give."""
+    from audit.runner import run_audit
+
+    settings.register_profile("huge", max_examples=10**7)
+    with pytest.raises(UsageError, match=r"max_examples of the Hypothesis profile 'huge' must be >= 1 and <= "):
+        run_audit([], max_examples=None, hypothesis_profile="huge")
+    assert run_audit([], max_examples=None, hypothesis_profile="chrf-audit-dev").max_examples == 25
