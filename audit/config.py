@@ -7,6 +7,7 @@ Every key is the long name of a ``check`` flag (kebab-case); command-line flags 
     [tool.chrf-audit]
     max-examples = 100                     # Hypothesis examples per level and implementation
     seed = 0
+    hypothesis-profile = "chrf-audit"      # or chrf-audit-ci, chrf-audit-dev (docs/hypothesis.md)
     tolerance = 1e-9                       # absolute, on the 0..100 scale
     timeout = 5.0                          # per call, seconds
     cases = "cases"                        # curated regression cases replayed first
@@ -61,7 +62,7 @@ CLAIM_KEYS = {
 }
 IMPL_KEYS = ("impl", "corpus-impl", "external", "timeout", "max-refs", "name") + tuple(CLAIM_KEYS)
 PATH_KEYS = ("cases", "baseline", "json", "markdown", "junit", "reports-dir")
-TOP_KEYS = ("implementations", "max-examples", "seed", "tolerance", "timeout", "strict") + PATH_KEYS
+TOP_KEYS = ("implementations", "max-examples", "seed", "hypothesis-profile", "tolerance", "timeout", "strict") + PATH_KEYS
 
 
 @dataclass
@@ -85,6 +86,7 @@ class Config:
     implementations: list[ImplConfig] = field(default_factory=list)
     max_examples: Optional[int] = None
     seed: Optional[int] = None
+    hypothesis_profile: Optional[str] = None
     tolerance: Optional[float] = None
     timeout: Optional[float] = None
     strict: Optional[bool] = None
@@ -191,6 +193,8 @@ def parse(table: Any, path: Optional[Path] = None) -> Config:
             cfg.max_examples = _int(where, key, v, minimum=1)
         elif key == "seed":
             cfg.seed = _int(where, key, v)
+        elif key == "hypothesis-profile":
+            cfg.hypothesis_profile = _str(where, key, v)
         elif key == "tolerance":
             cfg.tolerance = _number(where, key, v)
         elif key == "timeout":

@@ -53,7 +53,10 @@ def _child_unit(spec: dict, claims, level: str, options: dict):
         _CHILD_ADAPTERS[key] = {a.name: a for a in resolve(**call)}
     adapter = _CHILD_ADAPTERS[key][spec["name"]]
     adapter.claims = claims  # as audited in the parent, whatever was changed after resolve
-    return audit_level(adapter, level, **options)
+    from .hypothesis_profiles import private_storage
+
+    with private_storage():  # no ./.hypothesis from a pool process either
+        return audit_level(adapter, level, **options)
 
 
 def _narrowed(call: dict, name: str) -> dict:

@@ -14,9 +14,14 @@ Marker (the test body runs after the audit passed)::
         pass
 
 A divergence fails the test with one block per family: the minimal repro, expected and
-actual.  ``accept=("family-id", ...)`` tolerates known families.  The search is derandomized
-(same code, same result).  Options: --chrf-audit-max-examples, --chrf-audit-seed,
+actual.  ``accept=("family-id", ...)`` tolerates known families.  The search is seeded (same
+code and seed, same inputs and result; another seed draws other inputs).  Options:
+--chrf-audit-max-examples, --chrf-audit-seed, --chrf-audit-hypothesis-profile,
 --chrf-audit-tolerance, --chrf-audit-timeout, --chrf-audit-cases.
+
+Hypothesis settings come from a settings profile (default ``chrf-audit``; ``chrf-audit-ci``,
+``chrf-audit-dev``, or any registered one, e.g. in conftest.py: see docs/hypothesis.md and
+``audit.hypothesis_profiles``); its max_examples is the budget unless one is given.
 
 Everything heavy (Hypothesis, the adapters, the reference) is imported on first use, so the
 plugin costs nothing to test suites that do not use it.
@@ -32,8 +37,13 @@ DEFAULT_MAX_EXAMPLES = 100
 def pytest_addoption(parser):
     group = parser.getgroup("chrf-audit", "chrF conformance audit (chrf-audit)")
     group.addoption("--chrf-audit-max-examples", type=int, default=None, metavar="N",
-                    help=f"Hypothesis examples per level (default {DEFAULT_MAX_EXAMPLES})")
-    group.addoption("--chrf-audit-seed", type=int, default=None, metavar="N", help="search seed (default 0)")
+                    help=f"Hypothesis examples per level (default: the Hypothesis profile's max_examples, "
+                         f"{DEFAULT_MAX_EXAMPLES} for chrf-audit)")
+    group.addoption("--chrf-audit-seed", type=int, default=None, metavar="N",
+                    help="search seed (default 0): the same seed draws the same inputs, another seed other inputs")
+    group.addoption("--chrf-audit-hypothesis-profile", default=None, metavar="NAME",
+                    help="Hypothesis settings profile (default chrf-audit; chrf-audit-ci, chrf-audit-dev or one "
+                         "registered in conftest.py)")
     group.addoption("--chrf-audit-tolerance", type=float, default=None, metavar="X",
                     help="absolute tolerance on the 0..100 scale (default 1e-9)")
     group.addoption("--chrf-audit-timeout", type=float, default=None, metavar="SECONDS",
@@ -70,18 +80,21 @@ class ChrfAudit:
         return default if value is None else value
 
     def run(self, impl=None, *, corpus_impl=None, external=None, max_examples=None, seed=None, tolerance=None,
-            timeout=None, cases=None, **claims):
+            timeout=None, cases=None, hypothesis_profile=None, **claims):
         from .adapters import resolve
+        from .hypothesis_profiles import resolve as resolve_profile
         from .runner import run_audit
 
+        profile = self._opt("hypothesis-profile", hypothesis_profile, None)
+        resolve_profile(profile)  # an unknown name fails before any adapter starts
         adapters = resolve(impl, corpus_impl=corpus_impl, external=external, overrides=claims or None,
                            timeout=self._opt("timeout", timeout, 5.0))
         try:
             cases_dir = self._opt("cases", cases, None) or _default_cases()
             return run_audit(adapters, seed=self._opt("seed", seed, 0),
-                             max_examples=self._opt("max-examples", max_examples, DEFAULT_MAX_EXAMPLES),
+                             max_examples=self._opt("max-examples", max_examples, None),  # None: the profile's
                              tolerance=self._opt("tolerance", tolerance, 1e-9), cases_dir=cases_dir,
-                             derandomize=True)
+                             derandomize=True, hypothesis_profile=profile)
         finally:
             for a in adapters:
                 a.close()

@@ -29,6 +29,8 @@ from .checker import Checker, Observation
 from .conformance import conformance, level_conformance
 from .families import FAMILIES
 from .findings import AdapterSummary, AuditResult, Finding
+from .hypothesis_profiles import SearchProfile, private_storage
+from .hypothesis_profiles import resolve as resolve_profile
 from .search import Pass, Progress, _rank, derived_seed, generate, keys_to_shrink, metamorphic_examiner, record, shrink, strategies
 
 __all__ = ["run_audit", "audit_adapter", "audit_level", "LevelAudit", "Checker", "Observation", "Progress",
@@ -59,8 +61,12 @@ def levels_of(adapter) -> list[str]:
 
 def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
                 cases_dir: Optional[Path] = Path("cases"),
-                progress: Optional[Callable[[Progress], None]] = None) -> LevelAudit:
-    """Audit one implementation at one level (a unit: independent of every other unit)."""
+                progress: Optional[Callable[[Progress], None]] = None,
+                profile: Optional[SearchProfile] = None) -> LevelAudit:
+    """Audit one implementation at one level (a unit: independent of every other unit).
+    ``profile``: the resolved Hypothesis profile (``audit.hypothesis_profiles``; default
+    ``chrf-audit``)."""
+    profile = profile or resolve_profile()
     checker = Checker(adapter, tolerance)
     found: dict = {}
     start = time.monotonic()
@@ -101,14 +107,15 @@ def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, 
         if p.name.startswith("metamorphic-") and any(k in found for k in _NO_METAMORPHIC):
             continue
         phase[0] = f"{level} ({p.name})"
-        generate(p, found, seed=derived_seed(seed, level, p.name), tick=tick, confirmed=confirmed)
+        generate(p, found, seed=derived_seed(seed, level, p.name), tick=tick, confirmed=confirmed, profile=profile)
 
     # 3. Shrink each key a finding will be built from, on its own; replay the result.
     by_name = {p.name: p for p in passes}
     phase[0] = f"{level} (shrinking)"
     for key, pass_name in keys_to_shrink(found):
         c, p = found[key], by_name[pass_name]
-        obs, flaky = shrink(p, key, c.seeds[pass_name], seed=derived_seed(seed, level, pass_name, key), tick=tick)
+        obs, flaky = shrink(p, key, c.seeds[pass_name], seed=derived_seed(seed, level, pass_name, key), tick=tick,
+                            profile=profile)
         if obs is None:  # no recorded example fails again: report the smallest, as flaky
             obs, flaky = c.seeds[pass_name][0][-1], True
         else:
@@ -161,20 +168,22 @@ def summarize(adapter, units: list[LevelAudit]) -> AdapterSummary:
 
 def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
                   cases_dir: Optional[Path] = Path("cases"), derandomize: bool = False,
-                  progress: Optional[Callable[[Progress], None]] = None) -> AdapterSummary:
+                  progress: Optional[Callable[[Progress], None]] = None,
+                  profile: Optional[SearchProfile] = None) -> AdapterSummary:
     """Audit one implementation, its levels one after the other in this process."""
     units = [audit_level(adapter, level, seed=seed, max_examples=max_examples, tolerance=tolerance,
-                         cases_dir=cases_dir, progress=progress) for level in levels_of(adapter)]
+                         cases_dir=cases_dir, progress=progress, profile=profile) for level in levels_of(adapter)]
     summary = summarize(adapter, units)
     if progress:
         progress(Progress(adapter.name, "done", summary.examples, len(summary.findings), summary.elapsed))
     return summary
 
 
-def run_audit(adapters, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
+def run_audit(adapters, *, seed: int = 0, max_examples: Optional[int] = 200, tolerance: float = 1e-9,
               cases_dir: Optional[Path] = Path("cases"), save_cases: bool = False, derandomize: bool = False,
               progress: Optional[Callable[[Progress], None]] = None,
-              on_summary: Optional[Callable[[AdapterSummary], None]] = None, jobs: int = 1) -> AuditResult:
+              on_summary: Optional[Callable[[AdapterSummary], None]] = None, jobs: int = 1,
+              hypothesis_profile: Optional[str] = None) -> AuditResult:
     """Audit the adapters (stable entry point of the Python API).
 
     The search is always seeded from ``seed`` (``derandomize`` is accepted for compatibility:
@@ -184,12 +193,23 @@ def run_audit(adapters, *, seed: int = 0, max_examples: int = 200, tolerance: fl
     not depend on ``jobs``.  The pool starts processes with ``spawn``: a script that passes
     ``jobs`` > 1 needs the ``if __name__ == "__main__":`` guard.  ``on_summary`` is called as soon as each implementation is done
     (the CLI starts patch verification then).
+
+    ``hypothesis_profile`` names the Hypothesis settings profile (default ``chrf-audit``, see
+    ``audit.hypothesis_profiles``); ``max_examples=None`` takes that profile's budget.  No
+    ``./.hypothesis`` is left in the current directory.
     """
     from .parallel import run_units
 
+    profile = resolve_profile(hypothesis_profile)
+    if max_examples is None:
+        from . import limits
+
+        max_examples = profile.max_examples
+        limits.check_examples(max_examples, f"max_examples of the Hypothesis profile {profile.name!r}")
     result = AuditResult(seed=seed, max_examples=max_examples, tolerance=tolerance)
-    options = dict(seed=seed, max_examples=max_examples, tolerance=tolerance, cases_dir=cases_dir)
-    result.adapters = run_units(list(adapters), options, jobs=jobs, progress=progress, on_summary=on_summary)
+    options = dict(seed=seed, max_examples=max_examples, tolerance=tolerance, cases_dir=cases_dir, profile=profile)
+    with private_storage():
+        result.adapters = run_units(list(adapters), options, jobs=jobs, progress=progress, on_summary=on_summary)
     if save_cases and cases_dir is not None:
         save_findings_as_cases(result, Path(cases_dir))
     return result

@@ -17,7 +17,10 @@ fails.  Hypothesis gives up shrinking after ``MAX_SHRINKING_SECONDS`` of wall-cl
 and draws constants mined from whatever local modules are imported: ``no_wall_clock`` lifts
 the one and pins the other for the runs made here, so the repro is the same on a machine
 twenty times slower and in any process (shrinking stays bounded by Hypothesis's count of
-successful shrinks).  Health checks (timed) are suppressed and there is no deadline.
+successful shrinks).  The settings of both phases come from ``audit.hypothesis_profiles``:
+what users tune through a Hypothesis profile (verbosity, health checks) and what the design
+forces (no deadline, no database but the shrink run's, derandomize off, the phases); the
+clock-dependent health check (too_slow) is always suppressed.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings, target
+from hypothesis import Phase, given, seed as hseed, settings, target
 
 from .checker import Checker, Observation
+from .hypothesis_profiles import HealthCheckFailed, SearchProfile, forced_settings
 
 try:  # Python 3.11+
     _BaseExceptionGroup = BaseExceptionGroup  # type: ignore[name-defined]
@@ -132,8 +136,22 @@ def no_wall_clock():
             cache.clear()
 
 
-def _settings(**kw):
-    return settings(deadline=None, suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, **kw)
+@contextlib.contextmanager
+def _health_checks(p: "Pass"):
+    """A failed health check ends the audit with one line naming it (a UsageError, exit 2)."""
+    from hypothesis.errors import FailedHealthCheck
+
+    try:
+        yield
+    except FailedHealthCheck as exc:
+        import re
+
+        name = re.search(r"HealthCheck\.(\w+)", str(exc))
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise HealthCheckFailed(
+            f"Hypothesis health check {name.group(1) if name else '?'} failed in the {p.name!r} search: "
+            f"{first} (suppress it with suppress_health_check in the Hypothesis profile, "
+            f"see docs/hypothesis.md)") from None
 
 
 def _current_choices() -> tuple:
@@ -211,11 +229,12 @@ def unexplained(obs: Observation, confirmed: dict) -> float:
 # ------------------------------------------------------------------------------ phases
 
 
-def generate(p: Pass, found: dict, *, seed: int, tick: Callable[[], None], confirmed: dict) -> None:
+def generate(p: Pass, found: dict, *, seed: int, tick: Callable[[], None], confirmed: dict,
+             profile: Optional[SearchProfile] = None) -> None:
     """The generate phase of one pass: the whole budget, nothing raised, every divergence
     recorded with the choices that drew it."""
 
-    @_settings(max_examples=p.budget, database=None, phases=[Phase.generate, Phase.target])
+    @forced_settings(profile, max_examples=p.budget, database=None, phases=[Phase.generate, Phase.target])
     @given(changes=p.changes, inputs=p.strategy)
     def probe(changes, inputs):
         tick()
@@ -229,11 +248,12 @@ def generate(p: Pass, found: dict, *, seed: int, tick: Callable[[], None], confi
             if obs.variant is not None and obs.key not in confirmed and not obs.changes:
                 confirmed[obs.key] = obs.variant
 
-    with no_wall_clock():
+    with no_wall_clock(), _health_checks(p):
         hseed(seed)(probe)()
 
 
-def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], None]):
+def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], None],
+           profile: Optional[SearchProfile] = None):
     """Shrink one key from its recorded examples; only that key fails in this run.
     Returns (minimal observation or None when no recorded example fails again, flaky)."""
     from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
@@ -243,8 +263,8 @@ def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], No
     for *_, choices, _obs in seeds:
         db.save(_DB_KEY + b".secondary", choices_to_bytes(choices))
 
-    @_settings(max_examples=max(2, len(seeds)), database=db, phases=[Phase.reuse, Phase.shrink],
-               report_multiple_bugs=False)
+    @forced_settings(profile, max_examples=max(2, len(seeds)), database=db, phases=[Phase.reuse, Phase.shrink],
+                     report_multiple_bugs=False)
     @given(changes=p.changes, inputs=p.strategy)
     def probe(changes, inputs):
         tick()

@@ -119,6 +119,7 @@ def test_flags_override_the_configuration(project, capsys, monkeypatch):
     ('seed = "zero"', "seed must be an integer, got a string ('zero')"),
     ("tolerance = -1.0", "tolerance must be >= 0"),
     ("strict = 1", "strict must be true or false"),
+    ("hypothesis-profile = 3", "hypothesis-profile must be a non-empty string, got an integer (3)"),
 ])
 def test_invalid_configuration_is_one_line_exit_2(project, capsys, extra, message):
     (project / "pyproject.toml").write_text(_config(BUGGY, extra), encoding="utf-8")

@@ -81,6 +81,88 @@ def test_upstream_root_causes_read_the_registry():
     assert up_sacrebleu._root_causes()["no-clipping"][0] == r"def _get_match_statistics"
 
 
+UPSTREAMS = ("nltk", "sacrebleu", "torchmetrics")
+
+
+def _knowledge(library: str):
+    """The upstream knowledge module (importing it needs neither torch nor torchmetrics)."""
+    import importlib
+
+    return importlib.import_module(f"audit.upstream.{library}")
+
+
+@pytest.mark.parametrize("library", UPSTREAMS)
+def test_every_upstream_reads_its_root_causes_from_the_registry(library):
+    mod = _knowledge(library)
+    assert mod._root_causes() == deviations.root_causes(library)
+    assert deviations.root_causes(library), library  # each knows at least one cause
+    # no private table beside the registry (torchmetrics had one, with an alias)
+    assert not [n for n in vars(mod) if "ROOT_CAUSES" in n.upper() and n != "_root_causes"]
+
+
+@pytest.mark.parametrize("library", UPSTREAMS)
+def test_no_family_borrows_another_familys_root_cause(library):
+    """Two families of one library share a root-cause pattern only where SHARED_ROOTS says
+    why; the only sharing today is nltk's whitespace line, which the metamorphic-whitespace
+    relation breaks on for the same reason as the whitespace set."""
+    roots = deviations.root_causes(library)
+    shared = deviations.shared_roots(library)
+    by_pattern: dict = {}
+    for fam, (pattern, _why) in roots.items():
+        by_pattern.setdefault(pattern, set()).add(fam)
+    groups = {frozenset(f) for f in by_pattern.values() if len(f) > 1}
+    assert groups == set(shared)
+    assert {lib: set(v) for lib, v in deviations.SHARED_ROOTS.items()} == {
+        "nltk": {frozenset({"whitespace-set-white-space", "metamorphic-whitespace"})}}
+    assert "empty-input-perfect" not in roots or roots["empty-input-perfect"][0] != \
+        roots.get("unmatched-segment-reference-dropped", ("",))[0]
+
+
+@pytest.mark.parametrize("library", ["nltk", "sacrebleu"])
+def test_distinct_patterns_find_distinct_lines_in_the_installed_source(library):
+    """Distinct patterns could still find one line: they do not (torchmetrics: in
+    tests/test_torchmetrics.py, which needs torch)."""
+    from audit import upstream
+
+    lines: dict = {}
+    for fam, (pattern, _) in deviations.root_causes(library).items():
+        rc = upstream.root_cause(library, fam)
+        assert rc is not None, (library, fam)
+        lines.setdefault((rc["file"], rc["line"]), set()).add(fam)
+    assert all(len(f) == 1 or frozenset(f) in deviations.shared_roots(library) for f in lines.values()), lines
+
+
+@pytest.mark.parametrize("library", UPSTREAMS)
+def test_every_patch_is_keyed_by_a_family_of_the_registry(library):
+    mod = _knowledge(library)
+    edits = getattr(mod, "_EDITS", {})
+    assert set(edits) <= set(deviations.REGISTRY), library
+    assert set(mod.PATCH_DESCRIPTIONS) == set(edits)
+    # one fix per family: no family reuses another family's patch
+    keys = list(edits)
+    assert all(edits[a] != edits[b] for i, a in enumerate(keys) for b in keys[i + 1:]), library
+    assert all(mod.PATCH_DESCRIPTIONS[a] != mod.PATCH_DESCRIPTIONS[b] for i, a in enumerate(keys) for b in keys[i + 1:])
+
+
+def test_a_borrowed_root_cause_is_refused():
+    """The check the registry runs when it is built, on planted registries: a family pointing
+    at another family's line, a sharing without a reason, a sharing that is not one."""
+    from audit.deviations import Deviation, borrowed_roots
+
+    a = Deviation("unmatched-segment-reference-dropped", "t", "score", roots={"torchmetrics": ("if f > b:", "why")})
+    b = Deviation("empty-input-perfect", "t", "score", roots={"torchmetrics": ("if f > b:", "why")})
+    c = Deviation("no-clipping", "t", "text", roots={"torchmetrics": ("other", "why")})
+    assert borrowed_roots([a, c], {}) == []
+    (msg,) = borrowed_roots([a, b, c], {})
+    assert "empty-input-perfect, unmatched-segment-reference-dropped share the root-cause pattern" in msg
+    pair = frozenset({a.id, b.id})
+    assert borrowed_roots([a, b, c], {"torchmetrics": {pair: "both come from the one comparison that picks "
+                                                              "the best reference"}}) == []
+    assert "gives no reason" in borrowed_roots([a, b], {"torchmetrics": {pair: "same"}})[0]
+    assert "do not share one pattern" in borrowed_roots([a, c], {"torchmetrics": {
+        frozenset({a.id, c.id}): "a reason long enough to count as one for the check"}})[0]
+
+
 @pytest.mark.parametrize("family", _NEW)
 def test_new_families_have_a_sweep(family):
     """Each new family's registry entry names a sweep, which the upstream sweeps draw."""

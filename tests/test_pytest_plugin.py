@@ -68,3 +68,90 @@ def test_plugin_fails_a_planted_bug_with_the_repro(pytester):
     assert "actual:   16.66666" in out
     assert "cannot import module 'plantedpkg.no_such_module'" in out
     assert "Traceback" not in out
+
+
+_SEED_PROBE = """
+    import json, os
+
+    def test_largest(chrf_audit):
+        result = chrf_audit.run("plantedpkg.requested_order_divisor:sentence", beta=2, scale=100)
+        with open(os.environ["CHRF_SEED_OUT"], "w") as fh:
+            json.dump([[f.family, f.largest.inputs, result.seed, result.max_examples] for f in result.findings], fh)
+"""
+
+
+def _largest(pytester, monkeypatch, *args, subprocess=False):
+    out = pytester.path / f"out{len(list(pytester.path.glob('out*')))}.json"
+    monkeypatch.setenv("CHRF_SEED_OUT", str(out))
+    run = pytester.runpytest_subprocess if subprocess else pytester.runpytest
+    result = run("-p", "no:cacheprovider", *args)
+    result.assert_outcomes(passed=1)
+    import json
+
+    return json.loads(out.read_text())
+
+
+def test_plugin_seed_changes_the_inputs_and_the_same_seed_repeats_them(pytester, monkeypatch):
+    """--chrf-audit-seed reaches the search: an implementation that logs every call shows the
+    inputs drawn (the findings alone would not: shrinking converges to the same repro)."""
+    pytester.makepyfile(recorder="""
+        import os
+
+        def sentence(hypothesis, references):
+            with open(os.environ["CHRF_INPUTS"], "a", encoding="utf-8") as fh:
+                fh.write(repr((hypothesis, references)) + "\\n")
+            return 0.0
+    """)
+    pytester.makepyfile(test_lib="""
+        def test_calls(chrf_audit):
+            chrf_audit.run("recorder:sentence", beta=2, scale=100, cases=None)
+    """)
+
+    def calls(*args):
+        log = pytester.path / f"calls{len(list(pytester.path.glob('calls*')))}.txt"
+        monkeypatch.setenv("CHRF_INPUTS", str(log))
+        pytester.runpytest("-p", "no:cacheprovider", "--chrf-audit-max-examples=10", *args).assert_outcomes(passed=1)
+        return log.read_text(encoding="utf-8").splitlines()
+
+    a, b, c = calls("--chrf-audit-seed=1"), calls("--chrf-audit-seed=1"), calls("--chrf-audit-seed=2")
+    assert len(a) >= 10
+    assert a == b
+    assert a != c
+
+
+def test_plugin_profile_option_sets_the_budget(pytester, monkeypatch):
+    _project(pytester)
+    pytester.makepyfile(test_lib=_SEED_PROBE)
+    assert _largest(pytester, monkeypatch)[0][3] == 100
+    assert _largest(pytester, monkeypatch, "--chrf-audit-hypothesis-profile=chrf-audit-dev")[0][3] == 25
+    assert _largest(pytester, monkeypatch, "--chrf-audit-hypothesis-profile=chrf-audit-dev",
+                    "--chrf-audit-max-examples=9")[0][3] == 9
+    result = pytester.runpytest("-p", "no:cacheprovider", "--chrf-audit-hypothesis-profile=nope")
+    result.assert_outcomes(failed=1)
+    assert "unknown Hypothesis profile 'nope'" in result.stdout.str()
+
+
+def test_plugin_takes_a_profile_registered_in_conftest(pytester, monkeypatch):
+    """A conftest.py that registers "chrf-audit" (before chrf-audit's own: the plugin imports
+    its profiles on first use) sets the budget.  In a subprocess: a profile registered here
+    would stay registered for the rest of this session."""
+    _project(pytester)
+    pytester.makeconftest("""
+        from hypothesis import settings
+        settings.register_profile("chrf-audit", max_examples=13)
+    """)
+    pytester.makepyfile(test_lib=_SEED_PROBE)
+    assert _largest(pytester, monkeypatch, subprocess=True)[0][3] == 13
+
+
+def test_plugin_leaves_no_hypothesis_directory(pytester, monkeypatch):
+    """In a fresh process whose current directory is the project (pytester's temp dir), an
+    audit leaves no ./.hypothesis (Hypothesis caches its Unicode table there otherwise)."""
+    _project(pytester)
+    pytester.makepyfile(test_lib=_SEED_PROBE)
+    monkeypatch.setenv("CHRF_SEED_OUT", str(pytester.path / "out.json"))
+    monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--chrf-audit-max-examples=10")
+    result.assert_outcomes(passed=1)
+    assert (pytester.path / "out.json").exists()
+    assert not (pytester.path / ".hypothesis").exists()

@@ -107,6 +107,17 @@ def test_root_cause_points_at_the_line(family):
     assert FAMILY_LINES[family] in text.splitlines()[rc["line"] - 1]
 
 
+def test_root_cause_lines_are_one_per_family_and_lent_to_no_other():
+    """empty-input-perfect used to get the unmatched-segment line and patch: torchmetrics scores
+    empty input 0 (no such bug), so it gets neither."""
+    assert chrf_score([""], [[""]]).item() == 0.0
+    lines = {upstream.root_cause("torchmetrics-chrf", f)["line"] for f in FAMILY_LINES}
+    assert len(lines) == len(FAMILY_LINES)
+    assert upstream.root_cause("torchmetrics-chrf", "empty-input-perfect") is None
+    assert upstream.patch("torchmetrics-chrf", "empty-input-perfect") is None
+    assert upstream.patch_description("torchmetrics-chrf", "empty-input-perfect") is None
+
+
 # family -> a probe printing the torchmetrics value and the reference's, which the patch
 # must make equal (within float64 noise) while the installed package keeps them apart
 PROBES = {

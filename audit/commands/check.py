@@ -1,7 +1,7 @@
 """``chrf-audit check``: the CI gate.
 
 Audits the implementations configured in ``[tool.chrf-audit]`` of ./pyproject.toml (or
---config FILE; see docs/ci.md) with a derandomized search and a fixed budget, so that the same
+--config FILE; see docs/ci.md) with a seeded search and a fixed budget, so that the same
 code gives the same findings on every run, and compares the findings with the baseline file
 of accepted ones (default chrf-audit-baseline.json beside the configuration).
 
@@ -43,10 +43,11 @@ def register(sub) -> None:
     g.add_argument("--today", metavar="YYYY-MM-DD", help="date against which expiry is judged (default: today)")
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p, max_examples=_config.DEFAULT_MAX_EXAMPLES)
+    add_search_flags(p, max_examples=_config.DEFAULT_MAX_EXAMPLES, profile=True)
     add_output_flags(p)
     # None = "not given on the command line": the configuration, then the default, applies.
-    p.set_defaults(func=check, seed=None, max_examples=None, tolerance=None, cases=None, timeout=None)
+    p.set_defaults(func=check, seed=None, max_examples=None, tolerance=None, cases=None, timeout=None,
+                   hypothesis_profile=None)
 
 
 def _merge(args, cfg: _config.Config) -> None:
@@ -57,7 +58,8 @@ def _merge(args, cfg: _config.Config) -> None:
             setattr(args, name, default if value is None else value)
 
     pick("seed", 0)
-    pick("max_examples", _config.DEFAULT_MAX_EXAMPLES)
+    pick("max_examples", None)  # None: the Hypothesis profile's (validate_search_args)
+    pick("hypothesis_profile", None)
     pick("tolerance", 1e-9)
     pick("timeout", _config.DEFAULT_TIMEOUT)
     pick("cases", Path("cases") if cfg.path is None else cfg.path.parent / "cases")

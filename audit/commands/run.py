@@ -56,11 +56,25 @@ def add_impl_flags(p: argparse.ArgumentParser, timeout: float = 5.0, title: str 
                    help=f"per-call timeout (default {timeout:g})")
 
 
-def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
+def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX_EXAMPLES,
+                     profile: bool = False) -> None:
+    """The search flags; ``profile``: add --hypothesis-profile, whose max_examples is then the
+    default budget (run, check)."""
     g = p.add_argument_group("search")
-    g.add_argument("--seed", type=int, default=0, help="search seed (default 0): same seed, same findings")
-    g.add_argument("--max-examples", type=int, default=max_examples, metavar="N",
-                   help=f"Hypothesis examples per level and implementation (default {max_examples})")
+    g.add_argument("--seed", type=int, default=0,
+                   help="search seed (default 0): the same seed gives the same inputs and findings, another seed "
+                        "other inputs")
+    if profile:
+        g.add_argument("--max-examples", type=int, default=None, metavar="N",
+                       help="Hypothesis examples per level and implementation (default: the Hypothesis profile's "
+                            f"max_examples, {max_examples} for chrf-audit)")
+        g.add_argument("--hypothesis-profile", default=None, metavar="NAME",
+                       help="Hypothesis settings profile: chrf-audit (default; 100 examples), "
+                            "chrf-audit-ci (300 examples), "
+                            "chrf-audit-dev (25 examples, prints every input tried); see docs/hypothesis.md")
+    else:
+        g.add_argument("--max-examples", type=int, default=max_examples, metavar="N",
+                       help=f"Hypothesis examples per level and implementation (default {max_examples})")
     g.add_argument("--tolerance", type=float, default=1e-9, metavar="X",
                    help="absolute tolerance on the 0..100 scale (default 1e-9)")
     g.add_argument("--cases", type=Path, default=None, metavar="DIR",
@@ -104,7 +118,7 @@ def register(sub) -> None:
                        description=__doc__)
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p)
+    add_search_flags(p, profile=True)
     add_output_flags(p)
     add_impact_flags(p)
     p.set_defaults(func=run)
@@ -114,6 +128,13 @@ def validate_search_args(args) -> None:
     from .. import limits
     from ..cases_arg import check_cases_arg
 
+    if hasattr(args, "hypothesis_profile"):  # run, check: the profile's budget unless one is given
+        from ..hypothesis_profiles import resolve as resolve_profile
+
+        profile = resolve_profile(args.hypothesis_profile)
+        if args.max_examples is None:
+            args.max_examples = profile.max_examples
+            limits.check_examples(args.max_examples, f"max_examples of the Hypothesis profile {profile.name!r}")
     limits.check_examples(args.max_examples)
     limits.check_tolerance(args.tolerance)
     limits.check_timeout(args.timeout)
@@ -191,7 +212,7 @@ def execute(args, adapters, on_summary=None):
             return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
                              cases_dir=args.cases, save_cases=args.save_cases,
                              derandomize=getattr(args, "derandomize", False), progress=progress,
-                             on_summary=on_summary, jobs=jobs)
+                             on_summary=on_summary, jobs=jobs, hypothesis_profile=getattr(args, "hypothesis_profile", None))
         finally:
             for a in adapters:
                 a.close()

@@ -5,7 +5,8 @@ entry (``Deviation``) holds the stable id, a one-sentence implementation-neutral
 exact model (field changes of ``audit.models.TextVariant`` / ``ScoreVariant``), when the
 model applies (parameters, level, number of references and segments), the generator of the
 *trigger* inputs that confirm an explanation naming it (``audit.deviations.triggers``), the
-scope sweep the upstream reports draw, and root-cause patterns per upstream library.
+scope sweep the upstream reports draw, and root-cause patterns per upstream library (one
+line per family: families share one only where ``catalogue.SHARED_ROOTS`` says why).
 
 ``audit.families`` (ids and titles), ``audit.models`` (which alternatives an explanation may
 use, and how a variant is named), ``audit.impact`` (single-family models) and
@@ -46,10 +47,40 @@ class Deviation:
     model_filter: Optional[Callable] = None
 
 
-from .catalogue import DEVIATIONS  # noqa: E402  (the entries need Deviation)
+def borrowed_roots(devs, shared: Mapping) -> list[str]:
+    """Root-cause patterns that several families of one library use without ``shared``
+    (library -> {frozenset of families: why}) saying they share the cause, and sharings that
+    are not real or give no reason.  Empty for a sound registry."""
+    problems = []
+    libraries = sorted({lib for d in devs for lib in d.roots} | set(shared))
+    for lib in libraries:
+        by_pattern: dict[str, set] = {}
+        for d in devs:
+            if lib in d.roots:
+                by_pattern.setdefault(d.roots[lib][0], set()).add(d.id)
+        declared = shared.get(lib, {})
+        for pattern, fams in sorted(by_pattern.items()):
+            if len(fams) > 1 and frozenset(fams) not in declared:
+                problems.append(f"{lib}: {', '.join(sorted(fams))} share the root-cause pattern {pattern!r} "
+                                f"without a reason in SHARED_ROOTS")
+        for fams, why in declared.items():
+            patterns = {d.roots[lib][0] for d in devs if d.id in fams and lib in d.roots}
+            if len(fams) < 2 or len(patterns) != 1 or any(
+                    not any(d.id == f and lib in d.roots for d in devs) for f in fams):
+                problems.append(f"{lib}: SHARED_ROOTS lists {', '.join(sorted(fams))}, which do not share one pattern")
+            if not (isinstance(why, str) and len(why.split()) >= 8):
+                problems.append(f"{lib}: SHARED_ROOTS gives no reason for {', '.join(sorted(fams))}")
+    return problems
+
+
+from .catalogue import DEVIATIONS, SHARED_ROOTS  # noqa: E402  (the entries need Deviation)
 
 REGISTRY: dict[str, Deviation] = {d.id: d for d in DEVIATIONS}
-assert len(REGISTRY) == len(DEVIATIONS), "duplicate deviation id"
+if len(REGISTRY) != len(DEVIATIONS):
+    raise RuntimeError("duplicate deviation id")
+_BORROWED = borrowed_roots(DEVIATIONS, SHARED_ROOTS)
+if _BORROWED:  # a family pointing at another family's line would give a plausible wrong cause
+    raise RuntimeError("; ".join(_BORROWED))
 
 
 def get(family: str) -> Optional[Deviation]:
@@ -80,8 +111,13 @@ def family_of(stage: str, fld: str, value) -> Optional[str]:
 
 
 def root_causes(library: str) -> dict[str, tuple[str, str]]:
-    """family -> (pattern, why) for one upstream library ("nltk", "sacrebleu")."""
+    """family -> (pattern, why) for one upstream library ("nltk", "sacrebleu", "torchmetrics")."""
     return {d.id: d.roots[library] for d in DEVIATIONS if library in d.roots}
+
+
+def shared_roots(library: str) -> dict[frozenset, str]:
+    """{families: why} whose root cause in ``library`` is one line on purpose."""
+    return dict(SHARED_ROOTS.get(library, {}))
 
 
 def sweep_of(family: str) -> Optional[str]:

@@ -60,10 +60,25 @@ def _words(p, level, nrefs, nsegs):
     return p.word_order > 0
 
 
-_WS_NLTK = (r"redos\.sub\(\s*r?[\"']\\s", "whitespace removal in _preprocess")
-_WS_SACRE = (r"def _remove_whitespace|_preprocess_segment", "whitespace removal")
-_REFS_SACRE = (r"def _compute_segment_statistics", "best-reference selection")
-_WORDS_SACRE = (r"def _remove_punctuation", "chrF++ word tokenization")
+# -- root causes: upstream library -> (regex on one line of its installed source, what it shows).
+# A family never borrows another family's line: two families of one library may share a
+# pattern only when SHARED_ROOTS below says they share the cause, and why (checked when the
+# registry is built, audit.deviations).  sacreBLEU removes whitespace in
+# sacrebleu.metrics.helpers (extract_all_char_ngrams), outside the module searched, so its
+# whitespace families have no pointer.
+_WS_NLTK = (r"redos\.sub\(\s*r?[\"']\\s",
+            "`\\s` of nltk's regex wrapper matches Unicode White_Space, which lacks "
+            "U+001C..U+001F that str.isspace() (and sacreBLEU) remove")
+
+#: library -> {families: why they share one root-cause line}
+SHARED_ROOTS = {
+    "nltk": {
+        frozenset({"whitespace-set-white-space", "metamorphic-whitespace"}):
+            "the metamorphic relation inserts whitespace the definition removes; the characters nltk "
+            "keeps (U+001C..U+001F) are the ones its whitespace set lacks, so the relation breaks on the "
+            "very line that makes the whitespace set wrong",
+    },
+}
 
 DEVIATIONS = [
     # -- how per-order statistics become a score
@@ -127,28 +142,26 @@ DEVIATIONS = [
     Deviation(
         "hypothesis-ngrams-where-reference-has-none",
         "hypothesis n-grams are counted for orders the reference has none of",
-        "text", (("hyp_where_no_ref", True),), _corpus, "short-references"),
+        "text", (("hyp_where_no_ref", True),), _corpus, "short-references",
+        roots={"torchmetrics": (
+            r"total_preds_char_n_grams = _sum_over_dicts\(total_preds_char_n_grams, pred_char_n_grams\)",
+            "the hypothesis n-grams of every order are added to the corpus totals before the best "
+            "reference is known, also for orders that reference has no n-gram of")}),
     Deviation(
         "wrong-ngram-orders", "the wrong set of n-gram orders is used (off by one)",
         "text", (("orders", "minus-one"), ("orders", "plus-one"), ("orders", "from-two")), trigger="plain",
         sweep="length", model_filter=lambda p, m: not (m[1] == "minus-one" and p.char_order == 1)),
     # -- text handling
     Deviation("whitespace-set-ascii-space", "only U+0020 is removed, other whitespace is scored as characters",
-              "text", (("ws", "whitespace-set-ascii-space"),), _ws_removed_by_claim_sacre, "whitespace", "whitespace",
-              {"nltk": _WS_NLTK, "sacrebleu": _WS_SACRE}),
+              "text", (("ws", "whitespace-set-ascii-space"),), _ws_removed_by_claim_sacre, "whitespace", "whitespace"),
     Deviation("whitespace-set-ascii",
               "only ASCII whitespace is removed, Unicode whitespace is scored as characters",
-              "text", (("ws", "whitespace-set-ascii"),), _ws_removed_by_claim_sacre, "whitespace", "whitespace",
-              {"nltk": _WS_NLTK, "sacrebleu": _WS_SACRE}),
+              "text", (("ws", "whitespace-set-ascii"),), _ws_removed_by_claim_sacre, "whitespace", "whitespace"),
     Deviation("whitespace-set-white-space",
               "Unicode White_Space is removed instead of every str.isspace() code point: U+001C..U+001F are "
               "scored as characters",
               "text", (("ws", "whitespace-set-white-space"),), _ws_removed_by_claim_sacre, "whitespace",
-              "whitespace",
-              {"nltk": (r"redos\.sub\(\s*r?[\"']\\s",
-                        "`\\s` of nltk's regex wrapper matches Unicode White_Space, which lacks "
-                        "U+001C..U+001F that str.isspace() (and sacreBLEU) remove"),
-               "sacrebleu": _WS_SACRE}),
+              "whitespace", {"nltk": _WS_NLTK}),
     Deviation("whitespace-set-isspace",
               "every str.isspace() code point is removed, where the claimed definition (chrF++.py) removes only "
               "U+0020 inside a line",
@@ -156,10 +169,9 @@ DEVIATIONS = [
     Deviation("whitespace-stripped-ends-only",
               "whitespace is stripped from the ends of the text only; whitespace inside it is scored as characters",
               "text", (("ws", "whitespace-stripped-ends-only"),), _ws_removed_by_claim_sacre, "whitespace",
-              "whitespace", {"nltk": _WS_NLTK}),
+              "whitespace"),
     Deviation("whitespace-kept", "whitespace is scored as characters although the definition removes it",
-              "text", (("ws", "whitespace-kept"),), _ws_removed_by_claim, "whitespace", "whitespace",
-              {"nltk": _WS_NLTK}),
+              "text", (("ws", "whitespace-kept"),), _ws_removed_by_claim, "whitespace", "whitespace"),
     Deviation("whitespace-removed", "whitespace is removed although the claimed parameters keep it",
               "text", (("ws", "whitespace-removed"),), _ws_kept_by_claim, "whitespace", "whitespace"),
     Deviation("format-characters-deleted",
@@ -183,10 +195,12 @@ DEVIATIONS = [
               "text", tuple(("units", u) for u in ("NFC", "NFD", "NFKC", "NFKD")), trigger="normalization"),
     Deviation("word-punctuation-not-split", "chrF++ word tokens keep their ASCII punctuation attached",
               "text", (("words", "word-punctuation-not-split"),), _words, "punctuation",
-              roots={"sacrebleu": _WORDS_SACRE}),
+              roots={"sacrebleu": (r"if w\[-1\] in self\._PUNCTS",
+                                   "the split of punctuation off the end of a word")}),
     Deviation("word-punctuation-split-both", "chrF++ word tokens have punctuation split off both ends",
               "text", (("words", "word-punctuation-split-both"),), _words, "punctuation",
-              roots={"sacrebleu": _WORDS_SACRE}),
+              roots={"sacrebleu": (r"elif w\[0\] in self\._PUNCTS",
+                                   "the split of punctuation off the start of a word, made only when none ends it")}),
     # -- references and corpus
     Deviation("corpus-macro-average",
               "the corpus score is the mean of sentence scores instead of being computed from summed statistics",
@@ -199,20 +213,35 @@ DEVIATIONS = [
               "the best-reference search starts from a score of 0, so a segment that scores 0 against every "
               "reference contributes no statistics to the corpus",
               "score", (("references", "sentinel-zero"),), _corpus, "zero-segments", "zero-segments",
-              {"sacrebleu": _REFS_SACRE}),
+              {"sacrebleu": (r"best_f_score\s*=\s*-?[\d.]+\s*$",
+                             "the best-reference search's starting score: from 0 instead of below every F-score, "
+                             "a segment that scores 0 against every reference adds no statistics")}),
     Deviation("unmatched-segment-reference-dropped",
               "a segment that matches none of its references adds its hypothesis n-grams but no reference "
               "n-grams to the corpus statistics, so corpus recall is inflated",
-              "score", (("unmatched_dropped", True),), _corpus, "zero-segments"),
+              "score", (("unmatched_dropped", True),), _corpus, "zero-segments",
+              roots={"torchmetrics": (
+                  r"if f_score > best_f_score:",
+                  "a reference is kept only when its F is strictly above 0, so a segment that matches no "
+                  "reference keeps the empty initial statistics: its reference n-grams never reach the "
+                  "corpus totals, while its hypothesis n-grams do")}),
     Deviation("first-reference-only", "only the first reference is used instead of the best one",
-              "score", (("references", "first"),), _multi_ref, "references", roots={"sacrebleu": _REFS_SACRE}),
+              "score", (("references", "first"),), _multi_ref, "references",
+              roots={"sacrebleu": (r"for _ref_ngrams in ref_kwargs\[",
+                                   "the loop over the segment's references (the first alone would skip the others)")}),
     Deviation("references-averaged",
               "scores against several references are averaged instead of taking the best",
-              "score", (("references", "mean"),), _multi_ref, "references", roots={"sacrebleu": _REFS_SACRE}),
+              "score", (("references", "mean"),), _multi_ref, "references",
+              roots={"sacrebleu": (r"if f_score > best_f_score:",
+                                   "the best-scoring reference's statistics are kept here (a mean would replace this choice)")}),
     # -- output
     Deviation("precision-loss", "the score is rounded or computed in low precision", "output", trigger="plain"),
     Deviation("float32-arithmetic", "the score is computed in single-precision (float32) arithmetic throughout",
-              "output", trigger="plain", sweep="prefix"),
+              "output", trigger="plain", sweep="prefix",
+              roots={"torchmetrics": (
+                  r"n: matching_n_grams\[n\] / hyp_n_grams\[n\]",
+                  "precision, recall and F are computed on float32 tensors (every count and total starts "
+                  "as tensor(0.0), torch's default dtype), so the score carries float32 rounding")}),
     # -- outcomes that need no model
     Deviation("exception", "the implementation raised an exception", "outcome"),
     Deviation("crash", "the implementation's process died", "outcome"),

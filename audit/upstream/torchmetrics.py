@@ -39,29 +39,16 @@ DEFAULT_CLAIMS = {
     "scale": 1,
 }
 
-_ROOT_CAUSES: dict[str, tuple[str, str]] = {
-    "float32-arithmetic": (
-        r"n: matching_n_grams\[n\] / hyp_n_grams\[n\]",
-        "precision, recall and F are computed on float32 tensors (every count and total starts "
-        "as tensor(0.0), torch's default dtype), so the score carries float32 rounding",
-    ),
-    "hypothesis-ngrams-where-reference-has-none": (
-        r"total_preds_char_n_grams = _sum_over_dicts\(total_preds_char_n_grams, pred_char_n_grams\)",
-        "the hypothesis n-grams of every order are added to the corpus totals before the best "
-        "reference is known, also for orders that reference has no n-gram of",
-    ),
-    "unmatched-segment-reference-dropped": (
-        r"if f_score > best_f_score:",
-        "a reference is kept only when its F is strictly above 0, so a segment that matches no "
-        "reference keeps the empty initial statistics: its reference n-grams never reach the "
-        "corpus totals, while its hypothesis n-grams do",
-    ),
-}
-_ROOT_CAUSES["empty-input-perfect"] = _ROOT_CAUSES["unmatched-segment-reference-dropped"]
+# -- root causes: (regex on one line of the installed source, what it shows), kept with each
+# family in the deviation registry (audit.deviations.catalogue)
+def _root_causes() -> dict[str, tuple[str, str]]:
+    from ..deviations import root_causes
+
+    return root_causes(NAME)
 
 
 def root_cause(family: str) -> Optional[dict]:
-    return explain_root_cause(MODULE, _ROOT_CAUSES, family)
+    return explain_root_cause(MODULE, _root_causes(), family)
 
 
 # -- repro snippets ----------------------------------------------------------------------------
@@ -175,14 +162,12 @@ _EDITS: dict[str, list[tuple[str, str]]] = {
     "hypothesis-ngrams-where-reference-has-none": [(_HYP_OLD, ""), (_TARGET_SUM, _HYP_NEW + _TARGET_SUM)],
     "unmatched-segment-reference-dropped": [(_BEST_INIT_OLD, _BEST_INIT_NEW), (_BEST_IF_OLD, _BEST_IF_NEW)],
 }
-_EDITS["empty-input-perfect"] = _EDITS["unmatched-segment-reference-dropped"]
 
 PATCH_DESCRIPTIONS = {
     "float32-arithmetic": "divide the (exact) float32 counts as float64 and average in float64",
     "hypothesis-ngrams-where-reference-has-none": "add a segment's hypothesis n-grams to the corpus totals only for the orders its chosen reference has n-grams of",
     "unmatched-segment-reference-dropped": "keep the first reference's statistics when no reference scores above 0, so its n-grams reach the corpus totals",
 }
-PATCH_DESCRIPTIONS["empty-input-perfect"] = PATCH_DESCRIPTIONS["unmatched-segment-reference-dropped"]
 
 
 def patched_source(family: str) -> Optional[tuple[str, str, str]]:
