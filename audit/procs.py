@@ -1,6 +1,6 @@
 """The one owner of every process tree chrf-audit starts.
 
-Every child (a worker hosting an implementation, an external program, a re-audit or a
+Every child (a worker hosting an implementation, an external program, a patch verification or a
 patch-validation audit) is started by ``spawn`` in its own session, so that it and anything it
 forks share one process group that can be ended as a whole, and is registered here until it
 is stopped.  ``stop`` ends a child's whole group: optionally SIGTERM and a grace period first
@@ -132,7 +132,7 @@ def stop(proc: Optional[subprocess.Popen], *, wait: float = 0.0, term: bool = Fa
 def stop_all(final: bool = False) -> None:
     """Stop every registered child: SIGTERM to all of them at once, one shared grace period
     for the chrf-audit children to clean up, then SIGKILL of every group.  ``final``: from
-    now on ``spawn`` refuses (a job thread must not start a new re-audit after Ctrl-C)."""
+    now on ``spawn`` refuses (a job thread must not start a new child after Ctrl-C)."""
     global _closing
     with _lock:
         _closing = _closing or final
@@ -149,7 +149,7 @@ def stop_all(final: bool = False) -> None:
 
 @contextlib.contextmanager
 def owned_pool(max_workers: int):
-    """A thread pool whose jobs start children (re-audits).  Ctrl-C or SIGTERM inside the
+    """A thread pool whose jobs start children (patch verifications).  Ctrl-C or SIGTERM inside the
     block *or while waiting for its jobs at the end*: the queued jobs are cancelled, every
     child is stopped now and no new one can start, so the shutdown does not wait for them."""
     from concurrent.futures import ThreadPoolExecutor

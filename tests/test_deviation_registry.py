@@ -74,11 +74,20 @@ def test_impact_single_models_come_from_the_registry():
 
 
 def test_upstream_root_causes_read_the_registry():
-    nltk = up_nltk._root_causes()
+    """A plug-in declares no root-cause table of its own: upstream.root_cause reads the
+    registry under the plug-in's NAME."""
+    from audit import upstream
+    from audit.deviations import root_causes
+
+    nltk = root_causes(up_nltk.NAME)
     for fam in ("requested-order-divisor", "f-score-averaged", "whitespace-set-white-space", "corpus-macro-average"):
         assert fam in nltk
     assert "nltk" in nltk["whitespace-set-white-space"][1]  # the library remark lives here, not in the title
-    assert up_sacrebleu._root_causes()["no-clipping"][0] == r"def _get_match_statistics"
+    assert root_causes(up_sacrebleu.NAME)["no-clipping"][0] == r"def _get_match_statistics"
+    for module in (up_nltk, up_sacrebleu):
+        assert not hasattr(module, "root_cause") and not hasattr(module, "_root_causes")
+    rc = upstream.root_cause("sacrebleu-chrf++-eps", "no-clipping")
+    assert rc["function"] == "CHRF._get_match_statistics" and rc["why"] == root_causes("sacrebleu")["no-clipping"][1]
 
 
 UPSTREAMS = ("nltk", "sacrebleu", "torchmetrics")
@@ -94,10 +103,10 @@ def _knowledge(library: str):
 @pytest.mark.parametrize("library", UPSTREAMS)
 def test_every_upstream_reads_its_root_causes_from_the_registry(library):
     mod = _knowledge(library)
-    assert mod._root_causes() == deviations.root_causes(library)
+    assert mod.NAME == library
     assert deviations.root_causes(library), library  # each knows at least one cause
-    # no private table beside the registry (torchmetrics had one, with an alias)
-    assert not [n for n in vars(mod) if "ROOT_CAUSES" in n.upper() and n != "_root_causes"]
+    # no table or lookup of its own beside the registry (torchmetrics had one, with an alias)
+    assert not [n for n in vars(mod) if "ROOT_CAUSE" in n.upper()]
 
 
 @pytest.mark.parametrize("library", UPSTREAMS)

@@ -96,7 +96,7 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--timestamp", action="store_true",
                    help="record the time of the run (in one separate 'volatile' field of the JSON report)")
     g.add_argument("--no-verify", action="store_true",
-                   help="do not re-audit suggested patches on a temporary copy of the upstream package")
+                   help="do not verify suggested patches (each is applied to a temporary copy of the upstream package, which is audited and the finding's repro replayed on it)")
 
 
 def add_impact_flags(p: argparse.ArgumentParser) -> None:
@@ -319,14 +319,14 @@ def run(args) -> int:
 
     from .progress import Phases, wait_with_progress
 
-    # Patch verification (a re-audit per patch, in separate processes) starts as soon as an
+    # Patch verification (per patch: its copy audited and the repros replayed, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited; the results go to the enrich stage.
     pending: dict = {}
     with owned_pool(2) as pool:
         result = execute(args, adapters,
                          on_summary=(lambda s: pending.update(start_verification(s, pool))) if verify else None)
         with Phases(not args.quiet) as phases:
-            wait_with_progress(phases, list(pending.values()), "verifying suggested patches (a re-audit of each)")
+            wait_with_progress(phases, list(pending.values()), "verifying suggested patches (each copy audited, repros replayed)")
     verified = results(pending)  # {(implementation, family): bool}, for the enrich stage
     report.render_terminal(result)
     impact = impact_studies(args, result)

@@ -50,7 +50,7 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
     """The enriched result of an audit.
 
     ``verified``: patch verifications already done, by (implementation, family).
-    ``verify``: verify the others here (re-audits, two at a time); otherwise a patch not in
+    ``verify``: verify the others here (``verify_suggested``, two at a time); otherwise a patch not in
     ``verified`` is shown as not checked.  ``with_upstream=False``: no root cause, patch or
     sweep (snippets still).  ``timeout``: per call of the sweeps' adapters.  ``scorer``: the
     sweeps' scorer (``scoring.AdapterScorer`` by default, closed here when made here)."""

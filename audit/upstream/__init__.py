@@ -10,6 +10,14 @@ Public API::
     patch(implementation, family) -> str | None           # unified diff against the installed source
     scope(implementation, finding, score) -> dict | None    # score: the implementation, isolated
 
+A plug-in (one module per library: ``nltk.py``, ``sacrebleu.py``, ``torchmetrics.py``; the next
+library is one more module in ``_MODULES``) declares ``NAME`` (its key in the deviation
+registry, where its root-cause patterns per family live), ``DISTRIBUTION``, ``MODULE`` (the
+source searched for root causes), ``DEFAULT_CLAIMS``, ``repro_snippet(finding, version)``,
+``patched_source(family)`` and ``PATCH_DESCRIPTIONS`` (patches keyed by registry families).
+Its sweeps are the registry's, run by the enrich stage through the library's isolated
+adapters.
+
 ``implementation`` is the adapter name ("nltk", "sacrebleu-chrf++", "torchmetrics-chrf"); anything else is not built in:
 ``repro_snippet`` then falls back to a generic snippet (a ``package.module:function`` callable
 imported directly, or the JSON request of an external program), the others return None/False.
@@ -23,7 +31,7 @@ from typing import Optional
 from . import nltk as _nltk
 from . import sacrebleu as _sacrebleu
 from . import torchmetrics as _torchmetrics
-from ._base import claims_with_defaults, installed_version, py_list_literal, py_literal
+from ._base import claims_with_defaults, explain_root_cause, installed_version, py_list_literal, py_literal
 from .patching import PatchError, apply_unified_diff, make_diff
 
 _MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torchmetrics": _torchmetrics}
@@ -154,9 +162,12 @@ def root_cause(implementation: str, family: str) -> Optional[dict]:
     """Where the family's cause lives in the installed upstream source, found by searching the
     source text: ``{"file", "path", "line", "function", "excerpt", "why"}`` or None."""
     try:
-        return get(implementation).root_cause(family)
+        module = get(implementation)
     except KeyError:
         return None
+    from ..deviations import root_causes
+
+    return explain_root_cause(module.MODULE, root_causes(module.NAME), family)
 
 
 def patch(implementation: str, family: str) -> Optional[str]:

@@ -7,7 +7,7 @@ on 0..1; ``corpus_chrf(references, hypotheses, ...)`` takes one reference per se
 Its scoring has coupled bugs: the sentence score is the mean over the *requested* orders of
 the per-order F (the divisor and the F-averaging at once), and the corpus score is the mean of
 the sentence scores.  Each patch below fixes exactly one family and keeps the others, so that a
-re-audit shows only that family gone.  Patches are computed against the *installed* source
+verification of the patched copy shows only that family fixed.  Patches are computed against the *installed* source
 text (never hard-coded line numbers); when the expected code is not there (another nltk
 version), ``patch`` returns None.
 """
@@ -18,7 +18,7 @@ import textwrap
 from fractions import Fraction
 from typing import Optional
 
-from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, explain_root_cause, py_list_literal, py_literal
+from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
 
 NAME = "nltk"
 DISTRIBUTION = "nltk"
@@ -34,18 +34,6 @@ DEFAULT_CLAIMS = {
     "definition": "sacrebleu",
     "scale": 1,
 }
-
-# -- root causes: (regex on one line of the installed source, what it shows), kept with each
-# family in the deviation registry (audit.deviations.catalogue)
-def _root_causes() -> dict[str, tuple[str, str]]:
-    from ..deviations import root_causes
-
-    return root_causes(NAME)
-
-
-def root_cause(family: str) -> Optional[dict]:
-    return explain_root_cause(MODULE, _root_causes(), family)
-
 
 # -- repro snippets ----------------------------------------------------------------------------
 def _kwargs(claims: dict) -> str:

@@ -12,24 +12,13 @@ from __future__ import annotations
 import textwrap
 from typing import Optional
 
-from ._base import CLAIM_DEFAULTS, beta_literal, claims_with_defaults, explain_root_cause, py_list_literal, py_literal
+from ._base import CLAIM_DEFAULTS, beta_literal, claims_with_defaults, py_list_literal, py_literal
 
 NAME = "sacrebleu"
 DISTRIBUTION = "sacrebleu"
 MODULE = "sacrebleu.metrics.chrf"
 
 DEFAULT_CLAIMS = dict(CLAIM_DEFAULTS)  # sacreBLEU's defaults are the reference's
-
-def _root_causes() -> dict[str, tuple[str, str]]:
-    """family -> (pattern, why), kept with each family in the deviation registry."""
-    from ..deviations import root_causes
-
-    return root_causes(NAME)
-
-
-def root_cause(family: str) -> Optional[dict]:
-    return explain_root_cause(MODULE, _root_causes(), family)
-
 
 def _ctor(claims: dict) -> str:
     c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})

@@ -22,7 +22,7 @@ import textwrap
 from fractions import Fraction
 from typing import Optional
 
-from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, explain_root_cause, py_list_literal, py_literal
+from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
 
 NAME = "torchmetrics"
 DISTRIBUTION = "torchmetrics"
@@ -38,18 +38,6 @@ DEFAULT_CLAIMS = {
     "definition": "chrfpp",
     "scale": 1,
 }
-
-# -- root causes: (regex on one line of the installed source, what it shows), kept with each
-# family in the deviation registry (audit.deviations.catalogue)
-def _root_causes() -> dict[str, tuple[str, str]]:
-    from ..deviations import root_causes
-
-    return root_causes(NAME)
-
-
-def root_cause(family: str) -> Optional[dict]:
-    return explain_root_cause(MODULE, _root_causes(), family)
-
 
 # -- repro snippets ----------------------------------------------------------------------------
 def _kwargs(claims: dict) -> str:
