@@ -21,7 +21,7 @@ from audit.errors import UsageError
 from audit.search import Pass, derived_seed, generate
 
 ROOT = Path(__file__).resolve().parents[1]
-PLANTED = "tests.planted.requested_order_divisor"
+PLANTED = "tests.planted:requested_order_divisor"
 
 
 @pytest.fixture
@@ -190,7 +190,7 @@ def test_the_api_leaves_no_hypothesis_directory_in_the_current_directory(tmp_pat
         from audit.adapters import resolve
         from audit.runner import run_audit
         from hypothesis import configuration as conf
-        ads = resolve("{PLANTED}:sentence", corpus_impl="{PLANTED}:corpus", overrides={{"beta": 2, "scale": 100}})
+        ads = resolve("{PLANTED}.sentence", corpus_impl="{PLANTED}.corpus", overrides={{"beta": 2, "scale": 100}})
         result = run_audit(ads, seed=0, max_examples=10, cases_dir=None, jobs=2)
         for a in ads:
             a.close()
@@ -215,7 +215,7 @@ def test_without_the_private_home_hypothesis_would_write_there(tmp_path):
         from audit import hypothesis_profiles, runner
         runner.private_storage = contextlib.nullcontext
         from audit.adapters import resolve
-        ads = resolve("{PLANTED}:sentence", overrides={{"beta": 2, "scale": 100}})
+        ads = resolve("{PLANTED}.sentence", overrides={{"beta": 2, "scale": 100}})
         runner.run_audit(ads, seed=0, max_examples=10, cases_dir=None, jobs=1)
         ads[0].close()
     """, tmp_path)
@@ -282,7 +282,7 @@ def test_an_unknown_profile_on_the_command_line_is_exit_2(command, tmp_path):
 def test_the_cli_seed_changes_the_inputs_and_repeats_them(tmp_path):
     """``--seed`` of run and check: the largest divergence met depends on the inputs drawn;
     the same seed gives the same report, run and check agree."""
-    impl = ["--impl", f"{PLANTED}:sentence", "--beta", "2", "--scale", "100", "--max-examples", "30",
+    impl = ["--impl", f"{PLANTED}.sentence", "--beta", "2", "--scale", "100", "--max-examples", "30",
             "--jobs", "1", "--quiet"]
 
     def largest(command, seed, name):

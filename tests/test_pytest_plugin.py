@@ -74,7 +74,7 @@ _SEED_PROBE = """
     import json, os
 
     def test_largest(chrf_audit):
-        result = chrf_audit.run("plantedpkg.requested_order_divisor:sentence", beta=2, scale=100)
+        result = chrf_audit.run("plantedpkg:requested_order_divisor.sentence", beta=2, scale=100)
         with open(os.environ["CHRF_SEED_OUT"], "w") as fh:
             json.dump([[f.family, f.largest.inputs, result.seed, result.max_examples] for f in result.findings], fh)
 """

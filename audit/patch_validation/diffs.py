@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import UsageError
-from ..textfiles import read_bytes
+from ..textfiles import read_text
 
 
 def _ensure_cwd_importable() -> None:
@@ -65,12 +65,7 @@ def source_root(source: Path, tops: list[str]) -> Path:
 
 
 def read_diff(path: Path) -> str:
-    data = read_bytes(path, "a diff")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise UsageError(f"{path} line {line}: invalid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+    return read_text(path, "a diff")
 
 
 def _header_path(line: str) -> str:
