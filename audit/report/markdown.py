@@ -55,7 +55,7 @@ def _orders_table(rows) -> list[str]:
 
 
 def _scope_lines(impl: str, sweep: dict, chart: Optional[str]) -> list[str]:
-    lines = [f"Sweep: {sweep['dimension']}, scored by {impl} (called directly) and by the reference.", ""]
+    lines = [f"Sweep: {sweep['dimension']}, scored by {impl} (through its isolated adapter) and by the reference.", ""]
     body = []
     for r in sweep["rows"]:
         flag = "" if r["difference"] is not None and abs(r["difference"]) <= 1e-9 else " ⚠"
