@@ -143,7 +143,7 @@ class Checker:
         return score_segments(adapter or self.adapter, level, segments)
 
     def classify(self, level: str, segments, params, actual: float, adapter=None):
-        """The explanation (``audit.models.Explanation``) of ``actual`` on ``segments`` under
+        """The explanation (``audit.explain.Explanation``) of ``actual`` on ``segments`` under
         ``params``, or None: the public interface the conformance matrix uses."""
         return self.classifier.classify(adapter or self.adapter, level, segments, params, actual)
 

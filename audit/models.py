@@ -393,12 +393,3 @@ def predicted_output(segments, params: ChrfParams, level: str, variant, scale: i
     """The number a variant's implementation returns on ``segments`` (output deviations applied)."""
     return output(predict(segments, params, level, variant), variant[1], scale)
 
-
-def __getattr__(name: str):
-    """``Explanation``, ``explain`` and ``rounded_matches`` moved to ``audit.explain``; still
-    importable from here (lazily: ``audit.explain`` imports this module)."""
-    if name in ("Explanation", "explain", "rounded_matches"):
-        from . import explain as _explain
-
-        return getattr(_explain, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -199,7 +199,7 @@ def test_the_silent_drop_repro_is_a_finding():
 
 def test_an_empty_explanation_of_a_divergence_is_unexplained():
     """Whatever the classifier answers, a divergence beyond the tolerance keeps a key."""
-    from audit.models import Explanation
+    from audit.explain import Explanation
 
     [adapter] = resolve("tests.planted:requested_order_divisor.sentence", isolate=False)
     checker = Checker(adapter, 1e-9)

@@ -18,22 +18,15 @@ import textwrap
 from fractions import Fraction
 from typing import Optional
 
-from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
+from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
 
 NAME = "nltk"
 DISTRIBUTION = "nltk"
 MODULE = "nltk.translate.chrf_score"
 
-#: The claims of the built-in nltk adapter (nltk's defaults), used by probes and sweeps.
-DEFAULT_CLAIMS = {
-    "char_order": 6,
-    "word_order": 0,
-    "beta": 3,
-    "lowercase": False,
-    "whitespace": False,
-    "definition": "sacrebleu",
-    "scale": 1,
-}
+#: The claims of the built-in nltk adapter (nltk's defaults, where they differ from the
+#: reference's), for probes, sweeps and repro snippets.
+DEFAULT_CLAIMS = {**CLAIM_DEFAULTS, "beta": 3, "scale": 1}
 
 # -- repro snippets ----------------------------------------------------------------------------
 def _kwargs(claims: dict) -> str:

@@ -22,22 +22,15 @@ import textwrap
 from fractions import Fraction
 from typing import Optional
 
-from ._base import apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
+from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
 
 NAME = "torchmetrics"
 DISTRIBUTION = "torchmetrics"
 MODULE = "torchmetrics.functional.text.chrf"
 
-#: The claims of the built-in chrF++ adapter (torchmetrics' defaults), for probes and sweeps.
-DEFAULT_CLAIMS = {
-    "char_order": 6,
-    "word_order": 2,
-    "beta": 2,
-    "lowercase": False,
-    "whitespace": False,
-    "definition": "chrfpp",
-    "scale": 1,
-}
+#: The claims of the built-in chrF++ adapter (torchmetrics' defaults, where they differ from
+#: the reference's), for probes, sweeps and repro snippets.
+DEFAULT_CLAIMS = {**CLAIM_DEFAULTS, "word_order": 2, "definition": "chrfpp", "scale": 1}
 
 # -- repro snippets ----------------------------------------------------------------------------
 def _kwargs(claims: dict) -> str:
