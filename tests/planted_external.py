@@ -27,6 +27,11 @@ for line in sys.stdin:
         if os.fork() == 0:
             time.sleep(1000)
         os._exit(6)
+    if hyp == "flood":  # 8 MiB without a newline, then silence
+        chunk = b"x" * 65536
+        for _ in range(128):
+            os.write(1, chunk)
+        time.sleep(1000)
     if hyp == "garbage":
         print("this is not json", flush=True)
         continue

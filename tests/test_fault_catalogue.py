@@ -169,6 +169,7 @@ CASES = {
                                c.cli("run", "--impl", "sleepy:f", "--quiet", "--timeout", "1"))[1],
     "impl-missing": lambda c: c.cli("run", "--impl", NEVER, "--quiet"),
     "ext-garbage": lambda c: c.external("garbage"),
+    "ext-flood": lambda c: c.external("flood"),
     "ext-exit": lambda c: c.external("exit"),
     "ext-hang": lambda c: c.external("hang"),
     "ext-half-line": lambda c: c.external("half"),

@@ -54,7 +54,7 @@ def _gone(fragment: str, wait: float = 10.0) -> bool:
     ("paired_exits", "exception", "SystemExit: 0"),
     ("paired_garbage", "invalid", "non-numeric result 'p < 0.05'"),
     ("paired_scribbles", "invalid", "does not echo id"),
-    ("paired_floods", "invalid", "answer is not JSON: xxxx"),
+    ("paired_floods", "invalid", "an answer line longer than 1048576 bytes: xxxx"),
 ])
 def test_hostile_paired_callable_is_a_robustness_finding(name, outcome, detail):
     spec = f"{HOSTILE}:{name}"

@@ -267,3 +267,20 @@ def test_external_program_batch_survives_both(tmp_path, monkeypatch):
     assert ext.restarts == 2 and len(pgids) == 3
     ext.close()
     assert all(_gone(p) for p in pgids)
+
+
+def test_take_line_cuts_a_flood_at_max_frame_and_never_parses_it():
+    """External programs' framing: a line growing past MAX_FRAME comes back as Overlong at
+    once (memory bounded by MAX_FRAME, not by what the program writes before the timeout),
+    also when a valid JSON answer starts it; ordinary lines are untouched."""
+    from audit.adapters.external import _answer
+    from audit.adapters.frames import MAX_FRAME, Overlong
+
+    assert take_line(b'{"id": 1, "score": 5}\nrest') == ('{"id": 1, "score": 5}', b"rest")
+    assert take_line(b"x" * MAX_FRAME) is None  # not yet too long: wait for more
+    flood = b'{"id": 1, "score": 5}' + b" " * MAX_FRAME
+    line, rest = take_line(flood)
+    assert isinstance(line, Overlong) and rest == b"" and len(line) <= 200
+    assert _answer(line, 1) == (("invalid", line.strip(), line.why), True)
+    long_line, rest = take_line(b"y" * (MAX_FRAME + 1) + b"\nnext\n")
+    assert isinstance(long_line, Overlong) and rest == b"next\n"

@@ -16,7 +16,7 @@ from ..errors import UsageError
 from ..limits import check_claims
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
-from .frames import EOF, TIMEOUT, take_line
+from .frames import EOF, TIMEOUT, Overlong, take_line
 from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
 PROTOCOL_VERSION = 1
@@ -62,8 +62,8 @@ class ExternalProcess(Supervisor):
                     f"--external {self.command!r} exited before answering hello ({detail})"
                     + (f": {tail}" if tail else "")
                 )
-            if line is TIMEOUT:
-                self.kill()  # a late answer would desynchronize the stream
+            if line is TIMEOUT or isinstance(line, Overlong):
+                self.kill()  # a late answer (or the rest of a flood) would desynchronize the stream
                 return None
             try:
                 answer = json.loads(line)
@@ -164,6 +164,8 @@ def _encode(obj) -> bytes:
 
 def _answer(line: str, expected_id: int) -> tuple:
     """(result, restart_needed) for one answer line."""
+    if isinstance(line, Overlong):
+        return ("invalid", B.one_line(line, 200), line.why), True
     try:
         answer = json.loads(line)
     except ValueError:

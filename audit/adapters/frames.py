@@ -52,20 +52,35 @@ def read_frame(fd: int, buf: bytes, take, timeout: float):
         buf += chunk
 
 
+#: An answer line longer than this is not an answer (results are a few hundred bytes): the
+#: worker's frames and external programs' lines alike.
+MAX_FRAME = 1 << 20
+
+
+class Overlong(str):
+    """The first bytes of a line longer than MAX_FRAME (what a program flooding its output
+    without a newline gets as its answer): never parsed, always an ``invalid`` answer, and
+    the rest of the flood is dropped with the process (the caller restarts it)."""
+
+    why = f"an answer line longer than {MAX_FRAME} bytes"
+
+
 def take_line(buf: bytes):
     """The next non-blank line (decoded) and the rest, or None when no complete line is
-    buffered: the framing of external programs, whose lines ``external._answer`` parses."""
+    buffered: the framing of external programs, whose lines ``external._answer`` parses.
+    A line that grows past MAX_FRAME is cut there and given as ``Overlong``, so a flood
+    costs at most MAX_FRAME bytes of memory, not whatever it writes before the timeout."""
     while True:
         nl = buf.find(b"\n")
         if nl < 0:
+            if len(buf) > MAX_FRAME:
+                return Overlong(buf[:200].decode("utf-8", "replace")), b""
             return None
         line, buf = buf[:nl], buf[nl + 1 :]
+        if len(line) > MAX_FRAME:
+            return Overlong(line[:200].decode("utf-8", "replace")), buf
         if line.strip():
             return line.decode("utf-8", "replace"), buf
-
-
-#: An answer line of the worker longer than this is not ours (results are a few hundred bytes).
-MAX_FRAME = 1 << 20
 
 
 class BadFrame:

@@ -12,25 +12,15 @@ import json
 from reference_impl import ChrfParams
 from ..adapters.base import AdapterError
 from ..adapters.external import ExternalProcess, _encode
-from ..adapters.frames import MAX_FRAME, take_line
+from ..adapters.frames import Overlong
 from ..errors import UsageError
 from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, Procedure,
                          StatsClaims, check_values)
 
 
-def _take_bounded(buf: bytes):
-    """The next line, or a line of MAX_FRAME bytes when a program floods without a newline
-    (an answer is a few numbers: what follows is not parsed, the program is killed)."""
-    got = take_line(buf)
-    if got is None and len(buf) > MAX_FRAME:
-        return buf[:MAX_FRAME].decode("utf-8", "replace"), b""
-    return got
-
-
 class StatsProcess(ExternalProcess):
     def __init__(self, command: str, timeout: float):
         super().__init__(command, timeout)
-        self.take = _take_bounded
 
     def request(self, req: dict) -> Outcome:
         with self.lock:
@@ -46,6 +36,9 @@ class StatsProcess(ExternalProcess):
             if lost is not None:
                 self.restart()
                 return Outcome(T_OUT if lost[0] == "timeout" else CRASH, None, lost[1])
+        if isinstance(line, Overlong):
+            self.kill()
+            return Outcome(INVALID, None, f"{line.why}: {line[:200]}")
         try:
             ans = json.loads(line)
         except (ValueError, RecursionError):
