@@ -284,3 +284,22 @@ def test_take_line_cuts_a_flood_at_max_frame_and_never_parses_it():
     assert _answer(line, 1) == (("invalid", line.strip(), line.why), True)
     long_line, rest = take_line(b"y" * (MAX_FRAME + 1) + b"\nnext\n")
     assert isinstance(long_line, Overlong) and rest == b"next\n"
+
+
+@pytest.mark.parametrize("program, detail", [
+    ("import sys; sys.exit(3)", "(process died: exit status 3)"),
+    ("import os, time; os.close(1); time.sleep(600)", "(process closed its output but is still running)"),
+])
+def test_a_program_that_stops_before_hello_is_told_as_it_is(program, detail):
+    """The hello error says what happened: an exit status, or an output closed by a program
+    that still runs (it used to say "exited" for both)."""
+    import shlex
+
+    from audit.adapters.base import AdapterError
+    from audit.adapters.external import ExternalAdapter
+
+    command = f"{shlex.quote(sys.executable)} -c {shlex.quote(program)}"
+    with pytest.raises(AdapterError) as info:
+        ExternalAdapter.start(command, timeout=LONG)
+    message = str(info.value)
+    assert "stopped before answering hello" in message and detail in message

@@ -59,7 +59,7 @@ class ExternalProcess(Supervisor):
                 tail = self.stderr_tail()
                 self.kill()
                 raise AdapterError(
-                    f"--external {self.command!r} exited before answering hello ({detail})"
+                    f"--external {self.command!r} stopped before answering hello ({detail})"
                     + (f": {tail}" if tail else "")
                 )
             if line is TIMEOUT or isinstance(line, Overlong):
