@@ -198,8 +198,11 @@ class Supervisor:
 
     def send_async(self, data: bytes) -> None:
         """Write from a thread, so that a batch can be pipelined while the answers are read
-        (a program that answers before reading everything would otherwise deadlock us)."""
-        fd = self.proc.stdin.fileno()
+        (a program that answers before reading everything would otherwise deadlock us).
+        The thread writes to its own duplicate of the pipe's descriptor: when the child is
+        stopped and its stdin closed meanwhile, the number could be reused by a file this
+        process opens next, and the rest of the batch must not land there."""
+        fd = os.dup(self.proc.stdin.fileno())
 
         def write():
             view = memoryview(data)
@@ -209,6 +212,8 @@ class Supervisor:
                     view = view[n:]
             except OSError:
                 pass  # the child died or was killed; the reader reports it
+            finally:
+                os.close(fd)
 
         thread = threading.Thread(target=write, daemon=True)
         self._state["writer"] = thread
