@@ -6,11 +6,11 @@ if no profile of that name is registered yet: a ``conftest.py`` that registers o
 its own, and one registered later replaces chrf-audit's, as ``register_profile`` always does)::
 
     profile          max_examples  verbosity  for
-    chrf-audit       100           quiet      the default of run, check and the pytest plugin
+    chrf-audit       100           quiet      the default of run, check, validate-patch and the plugin
     chrf-audit-ci    300           quiet      a CI job with time for a deeper search
     chrf-audit-dev   25            verbose    a quick edit-and-rerun loop that shows every input
 
-Selected with ``--hypothesis-profile NAME`` (run, check), ``hypothesis-profile`` in
+Selected with ``--hypothesis-profile NAME`` (run, check, validate-patch), ``hypothesis-profile`` in
 ``[tool.chrf-audit]``, ``--chrf-audit-hypothesis-profile`` / ``hypothesis_profile=`` (pytest
 plugin) or ``run_audit(hypothesis_profile=...)``; any registered profile may be named.
 

@@ -251,6 +251,37 @@ def test_the_profile_gives_the_default_budget_of_run_and_check(argv, expected, t
     _merge(args, Config())
     validate_search_args(args)
     assert args.max_examples == expected
+    args = build_parser().parse_args(["validate-patch", "--impl", "nltk", "--patch", "x.diff", *argv])
+    validate_search_args(args)
+    assert args.max_examples == expected
+
+
+def test_validate_patch_hands_the_profile_to_both_audits(monkeypatch, tmp_path):
+    """The before and after audits of validate-patch run under the profile named on its
+    command line (they are child processes: the request carries the name)."""
+    from audit.commands import validate_patch as command
+    from audit import patch_validation
+
+    seen = {}
+
+    def fake_validate(target, **kw):
+        seen["target"] = target
+        raise SystemExit(0)
+
+    monkeypatch.setattr(patch_validation, "validate", fake_validate)
+    from audit.cli import build_parser
+
+    diff = tmp_path / "x.diff"
+    diff.write_text("--- a/nltk/x.py\n+++ b/nltk/x.py\n@@ -1 +1 @@\n-a\n+b\n")
+    args = build_parser().parse_args(["validate-patch", "--impl", "nltk", "--patch", str(diff),
+                                      "--hypothesis-profile", "chrf-audit-dev"])
+    with pytest.raises(SystemExit):
+        command.validate_patch(args)
+    target = seen["target"]
+    assert (target.hypothesis_profile, target.max_examples) == ("chrf-audit-dev", 25)
+    from dataclasses import asdict
+
+    assert asdict(target)["hypothesis_profile"] == "chrf-audit-dev"  # what the worker request holds
 
 
 def test_the_configuration_selects_the_profile_and_the_flag_wins(tmp_path):
@@ -271,9 +302,10 @@ def test_the_configuration_selects_the_profile_and_the_flag_wins(tmp_path):
         config.parse({"hypothesis-profile": 3})
 
 
-@pytest.mark.parametrize("command", ["run", "check"])
+@pytest.mark.parametrize("command", ["run", "check", "validate-patch"])
 def test_an_unknown_profile_on_the_command_line_is_exit_2(command, tmp_path):
-    out = _cli(command, "--impl", "nltk", "--hypothesis-profile", "nope", cwd=tmp_path)
+    extra = ["--patch", "x.diff"] if command == "validate-patch" else []
+    out = _cli(command, "--impl", "nltk", *extra, "--hypothesis-profile", "nope", cwd=tmp_path)
     assert out.returncode == 2
     assert out.stderr.strip().splitlines()[-1].startswith("chrf-audit: error: unknown Hypothesis profile 'nope'")
     assert "Traceback" not in out.stderr

@@ -3,7 +3,7 @@
 Applies a unified diff (--patch FILE; any path prefix: a/, none, src/) to a temporary copy of
 the package it touches, or takes a source checkout as it is (--source DIR; with --patch too,
 the diff is applied to a copy of the checkout), then audits the implementation before and
-after in two separate processes (derandomized, same seed and budget) and reports each family
+after in two separate processes (same seed, budget and Hypothesis profile) and reports each family
 as fixed, still present or introduced, with its minimal repro.  The installed package and the
 checkout are never written to.
 
@@ -35,7 +35,7 @@ def register(sub) -> None:
     g.add_argument("--json", type=Path, metavar="PATH", help="write the result as JSON here")
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p, max_examples=DEFAULT_MAX_EXAMPLES)
+    add_search_flags(p, max_examples=DEFAULT_MAX_EXAMPLES, profile=True)
     p.set_defaults(func=validate_patch)
 
 
@@ -61,7 +61,7 @@ def validate_patch(args) -> int:
     cases = Path(args.cases).resolve() if args.cases is not None and Path(args.cases).is_dir() else None
     target = Target(impl=args.impl, corpus_impl=args.corpus_impl, overrides=overrides, seed=args.seed,
                     max_examples=args.max_examples, tolerance=args.tolerance, timeout=args.timeout,
-                    cases=str(cases) if cases else None)
+                    cases=str(cases) if cases else None, hypothesis_profile=args.hypothesis_profile)
     target.packages()  # unknown implementation: fail before any work
     diff = read_diff(args.patch) if args.patch is not None else None
     result = validate(target, diff=diff, diff_name=str(args.patch) if args.patch else "patch", source=args.source)

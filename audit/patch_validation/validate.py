@@ -43,6 +43,7 @@ class Target:
     tolerance: float = 1e-9
     timeout: float = 5.0
     cases: Optional[str] = None  # absolute path or None
+    hypothesis_profile: Optional[str] = None  # audit.hypothesis_profiles; None: chrf-audit
 
     def packages(self) -> list[str]:
         """Top-level packages holding the implementation (nltk, sacrebleu, mypkg, ...)."""

@@ -76,7 +76,7 @@ def serve(request: dict) -> dict:
         if request["mode"] in ("audit", "audit+replay"):
             result = run_audit(adapters, seed=request["seed"], max_examples=request["max_examples"],
                                tolerance=request["tolerance"], cases_dir=request.get("cases"),
-                               derandomize=True)
+                               hypothesis_profile=request.get("hypothesis_profile"))
             out["findings"] = [f.to_dict() for f in result.findings]
             found = {(f["implementation"], f["family"]) for f in out["findings"]}
             repros = [r for r in repros if (r["implementation"], r["family"]) not in found]
