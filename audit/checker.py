@@ -84,10 +84,7 @@ class Checker:
         adapter = self._configured(changes or {})
         claims = adapter.claims
         params = claims.params()
-        kw = dict(
-            char_order=params.char_order, word_order=params.word_order, beta=params.beta,
-            lowercase=params.lowercase, whitespace=params.whitespace, definition=params.definition,
-        )
+        kw = params.kwargs()
         if level == "sentence":
             segments = [(inputs["hypothesis"], list(inputs["references"]))]
             ref = sentence_score(inputs["hypothesis"], list(inputs["references"]), **kw)

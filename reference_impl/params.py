@@ -90,6 +90,12 @@ class ChrfParams:
             definition=definition,
         )
 
+    def kwargs(self) -> dict:
+        """The keyword arguments of ``sentence_score``/``corpus_score`` that give these
+        parameters (one place that knows the field list)."""
+        return {f: getattr(self, f) for f in ("char_order", "word_order", "beta", "lowercase", "whitespace",
+                                              "definition")}
+
     @property
     def order(self) -> int:
         """Number of orders scored: char orders then word orders."""

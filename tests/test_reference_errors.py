@@ -91,3 +91,18 @@ def test_score_from_stats_level_and_flat_errors():
         score_from_stats(SegmentStats.zeros(6), p, "document")
     with pytest.raises(ValueError, match="3 integers"):
         SegmentStats.from_flat([1, 2])
+
+
+def test_params_kwargs_name_every_field_and_round_trip():
+    """``ChrfParams.kwargs()`` is what the audit passes to sentence_score/corpus_score: it
+    must name every field (a new field would otherwise be silently dropped) and rebuild the
+    same parameters."""
+    from dataclasses import fields
+    from fractions import Fraction
+
+    from reference_impl import ChrfParams, sentence_score
+
+    p = ChrfParams.make(4, 1, Fraction(1, 3), True, True, "chrfpp")
+    assert set(p.kwargs()) == {f.name for f in fields(ChrfParams)}
+    assert ChrfParams.make(**p.kwargs()) == p
+    assert sentence_score("Ab c", ["ab cd"], **p.kwargs()).params == p

@@ -180,10 +180,7 @@ def run(args, *, adapter=None, console=None) -> int:
 
 
 def _with_overrides(params, over, ChrfParams):
-    fields = dict(char_order=params.char_order, word_order=params.word_order, beta=params.beta,
-                  lowercase=params.lowercase, whitespace=params.whitespace,
-                  definition=params.definition)
-    fields.update(over)
+    fields = {**params.kwargs(), **over}
     try:
         return ChrfParams.make(**fields)
     except (TypeError, ValueError) as exc:

@@ -125,10 +125,7 @@ def reference_corpus_results(
     out = {}
     for name, hyps in systems.items():
         if name not in cache:
-            cache[name] = corpus_score(list(hyps), refs, char_order=params.char_order,
-                                       word_order=params.word_order, beta=params.beta,
-                                       lowercase=params.lowercase, whitespace=params.whitespace,
-                                       definition=params.definition)
+            cache[name] = corpus_score(list(hyps), refs, **params.kwargs())
         out[name] = cache[name]
         steps.advance()
     return out
