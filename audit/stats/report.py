@@ -97,13 +97,9 @@ def to_json(run: StatsRun) -> str:
     return json.dumps(build(run), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-def terminal(run: StatsRun, console=None) -> None:
-    from rich.console import Console
-    from rich.table import Table
-    console = console or Console()
-    table = Table(title="chrf-audit stats: statistical procedures", show_lines=False)
-    for col in ("procedure", "family", "status", "what"):
-        table.add_column(col, overflow="fold")
+def terminal_rows(run: StatsRun) -> list[tuple[str, str, str, str]]:
+    """(procedure, family, status, what) per audited family, in the order of the report."""
+    rows = []
     for r in run.runs:
         fams = {f.family: f for f in r.findings}
         for fam in FAMILIES:
@@ -111,12 +107,38 @@ def terminal(run: StatsRun, console=None) -> None:
             if not checks:
                 continue
             if fam in fams:
-                status, what = "[red]finding[/red]", fams[fam].main.summary
+                status, what = "finding", fams[fam].main.summary
             elif any(c.status == "inconclusive" for c in checks):
-                status, what = "[yellow]inconclusive[/yellow]", next(c.summary for c in checks if c.status == "inconclusive")
+                status, what = "inconclusive", next(c.summary for c in checks if c.status == "inconclusive")
             else:
-                status, what = "[green]pass[/green]", f"{len(checks)} check(s) passed"
-            table.add_row(r.procedure.name, fam, status, what[:160])
-    console.print(table)
+                status, what = "pass", f"{len(checks)} check(s) passed"
+            rows.append((r.procedure.name, fam, status, what[:160]))
+    return rows
+
+
+_STYLE = {"finding": "red", "inconclusive": "yellow", "pass": "green"}
+
+
+def terminal(run: StatsRun, console=None) -> None:
+    """One table per procedure, titled with its name: the family, status and what happened
+    keep their width in an 80-column terminal (a procedure column would fold names such as
+    ``chrf-audit:paired-permutation`` on every row)."""
+    from itertools import groupby
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    console = console or Console()
+    console.print("[bold]chrf-audit stats: statistical procedures[/bold]")
+    all_rows = terminal_rows(run)
+    family_width = max((len(row[1]) for row in all_rows), default=6)  # aligned across the tables
+    for procedure, rows in groupby(all_rows, key=lambda row: row[0]):
+        table = Table(title=procedure, title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column("family", no_wrap=True, min_width=family_width)
+        table.add_column("status", no_wrap=True, min_width=len("inconclusive"))
+        table.add_column("what", overflow="fold", ratio=1)
+        for _, fam, status, what in rows:
+            table.add_row(fam, f"[{_STYLE[status]}]{status}[/{_STYLE[status]}]", what)
+        console.print(table)
     n = len(run.findings)
     console.print(f"{n} finding(s) in {len(run.runs)} procedure(s), seed {run.settings.seed}")
