@@ -53,6 +53,7 @@ def main() -> None:
         print(f"{proc.name}: findings by (family, check) -> seeds with it")
         for key, n in sorted(seen[proc.name].items()):
             print(f"    {key}: {n}/{args.seeds}")
+        proc.close()  # its sacreBLEU worker
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def register(subparsers) -> None:
     p.add_argument("--trials", type=int, default=None,
                    help="calibration datasets / coverage corpora (default 200)")
     p.add_argument("--timeout", type=float, default=120.0,
-                   help="per-call timeout for --ci/--paired callables and external programs, "
+                   help="per-call timeout for sacreBLEU, --ci/--paired callables and external programs, "
                    "seconds (default 120)")
     p.add_argument("--reports-dir", metavar="DIR", default=None,
                    help="write <library>.md, stats.json and charts/ there")
@@ -82,7 +82,7 @@ def _procedures(args, procs: list) -> None:
     if args.reference:
         procs += builtin.reference_procedures(params)
     if args.sacrebleu or not chosen:
-        procs += builtin.sacrebleu_procedures(params)
+        procs += builtin.sacrebleu_procedures(params, timeout=args.timeout)
     kw = dict(accepts=args.accepts, statistic=args.statistic,
               documented_layout=args.documented_layout, params=params, timeout=args.timeout)
     for kind, specs in (("ci", args.ci), ("paired", args.paired)):

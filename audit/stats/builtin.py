@@ -1,22 +1,26 @@
 """Built-in procedures: the project's own float64 procedures (``audit.significance``, the
-correct baseline every check must pass) and sacreBLEU's chrF interval and paired tests.
+correct baseline every check must pass, run in-process: it is not under audit) and sacreBLEU's
+chrF interval and paired tests.
 
-sacreBLEU reads its seed from the ``SACREBLEU_SEED`` environment variable at call time; the
-procedures set it for the duration of one call and restore it.
+sacreBLEU is code under audit, so its procedures never run it in chrf-audit's process: each
+one owns a callable worker (``audit.stats.callables.CallableProcess``) hosting a function of
+``audit.stats.sacrebleu_calls``, which also sets ``SACREBLEU_SEED`` there for each call.  A
+crash, hang or exception of sacreBLEU is an Outcome, i.e. a robustness finding.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 
 from reference_impl import ChrfParams
 from .. import significance as sig
+from ..adapters.isolation import _AUDIT_ROOT
+from .callables import CallableProcedure, CallableProcess
 from .data import make_corpus
-from .procedures import Procedure, StatsClaims, guarded, streams
+from .procedures import Procedure, StatsClaims, guarded
 
 ALL = frozenset({"resamples", "alpha", "seed"})
+TIMEOUT = 120.0  # seconds per sacreBLEU call: hang detection only (``stats --timeout``)
 
 
 class ReferenceCI(Procedure):
@@ -60,29 +64,42 @@ class ReferencePaired(Procedure):
         return guarded(run, "paired")
 
 
-@contextlib.contextmanager
-def _sacrebleu_seed(seed):
-    old = os.environ.get("SACREBLEU_SEED")
-    os.environ["SACREBLEU_SEED"] = "None" if seed is None else str(int(seed))
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("SACREBLEU_SEED", None)
-        else:
-            os.environ["SACREBLEU_SEED"] = old
-
-
-def _metric(params: ChrfParams):
-    from sacrebleu.metrics import CHRF
-    return CHRF(char_order=params.char_order, word_order=params.word_order, beta=int(params.beta),
-                lowercase=params.lowercase, whitespace=params.whitespace,
-                eps_smoothing=params.definition == "sacrebleu-eps")
+def _metric_kwargs(params: ChrfParams) -> dict:
+    """sacreBLEU's ``CHRF`` constructor arguments for ``params`` (plain JSON data, sent to
+    the worker with every call)."""
+    return {"char_order": params.char_order, "word_order": params.word_order, "beta": int(params.beta),
+            "lowercase": params.lowercase, "whitespace": params.whitespace,
+            "eps_smoothing": params.definition == "sacrebleu-eps"}
 
 
 def _sacrebleu_version():
-    import sacrebleu
-    return sacrebleu.__version__
+    """From the installed distribution's metadata: reading it runs none of sacreBLEU's code."""
+    try:
+        from importlib.metadata import version
+        return version("sacrebleu")
+    except Exception:  # noqa: BLE001 - not installed: every call then reports the import error
+        return None
+
+
+class _SacrebleuWorker(CallableProcedure):
+    """A sacreBLEU procedure whose calls run in its own worker process (sacreBLEU is code under
+    audit): ``audit.stats.sacrebleu_calls:<function>`` hosted by the callable worker, started
+    at the first call (so a crash at start-up is a finding too), with chrf-audit's root, not
+    the current directory, first on its path.  Names, claims, sources and snippets stay
+    sacreBLEU's; the calls get the segment-major references and the metric's arguments."""
+
+    library = "sacrebleu"
+
+    def _host(self, function: str, timeout: float) -> None:
+        self.spec = f"audit.stats.sacrebleu_calls:{function}"
+        self.version = _sacrebleu_version()
+        self.process = CallableProcess(self.spec, self.kind, timeout, import_dir=_AUDIT_ROOT)
+
+    def _kw(self, resamples, seed, alpha=None) -> dict:
+        return dict(super()._kw(resamples, seed, alpha), metric=_metric_kwargs(self.claims.params))
+
+    def _refs(self, refs, layout):
+        return refs  # sacrebleu_calls lays them out as reference streams itself
 
 
 _HEAD = "import os\nos.environ['SACREBLEU_SEED'] = {seed!r}\nfrom sacrebleu.metrics import CHRF\n"
@@ -96,28 +113,19 @@ def _data_lines(call: dict) -> str:
     return out
 
 
-class SacrebleuCI(Procedure):
+class SacrebleuCI(_SacrebleuWorker):
     """``CHRF().corpus_score(hyps, refs, n_bootstrap=R)``: sacreBLEU's 95% interval,
     reported as mu +- ci (mean of the bootstrap scores +- half the 2.5..97.5% range)."""
 
     kind, name, library = "ci", "sacrebleu:ci", "sacrebleu"
     source = "sacrebleu/metrics/base.py:Metric.corpus_score, sacrebleu/significance.py:_bootstrap_resample"
 
-    def __init__(self, params: ChrfParams | None = None):
-        self.version = _sacrebleu_version()
+    def __init__(self, params: ChrfParams | None = None, timeout: float = TIMEOUT):
         self.claims = StatsClaims(
             params=params or ChrfParams.make(), accepts=frozenset({"resamples", "seed"}),
             alpha=0.05, min_resamples=2, interval="sacrebleu", draw="numpy-choice",
             documented_layout="streams")
-
-    def ci(self, hyps, refs, *, resamples, alpha, seed, layout="segments"):
-        def run():
-            with _sacrebleu_seed(seed):
-                s = _metric(self.claims.params).corpus_score(hyps, streams(refs), n_bootstrap=resamples)
-            if resamples < 2:  # no bootstrap by API design: the interval is the point
-                return {"score": s.score, "low": s.score, "high": s.score}
-            return {"score": s.score, "low": s._mean - s._ci, "high": s._mean + s._ci}
-        return guarded(run, "ci")
+        self._host("ci", timeout)
 
     def snippet(self, call: dict) -> str:
         return (_HEAD.format(seed=str(call.get("seed"))) + _data_lines(call) +
@@ -126,32 +134,22 @@ class SacrebleuCI(Procedure):
                 "print(s.score, s._mean - s._ci, s._mean + s._ci)\n")
 
 
-class SacrebleuPaired(Procedure):
+class SacrebleuPaired(_SacrebleuWorker):
     """``sacrebleu.significance.PairedTest`` (``--paired-ar`` / ``--paired-bs``) for chrF."""
 
     kind, library = "paired", "sacrebleu"
 
-    def __init__(self, test: str = "ar", params: ChrfParams | None = None):
+    def __init__(self, test: str = "ar", params: ChrfParams | None = None, timeout: float = TIMEOUT):
+        if test not in ("ar", "bs"):
+            raise ValueError(f"sacreBLEU's paired tests are 'ar' and 'bs', got {test!r}")
         self.test = test
         self.name = f"sacrebleu:paired-{test}"
         self.source = f"sacrebleu/significance.py:_paired_{test}_test, _compute_p_value"
-        self.version = _sacrebleu_version()
         self.claims = StatsClaims(
             params=params or ChrfParams.make(), accepts=frozenset({"resamples", "seed"}),
             resamples=10000 if test == "ar" else 1000, statistic="permutation" if test == "ar" else "bootstrap",
             strict=True, draw="numpy-choice", documented_layout="streams")
-
-    def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
-        def run():
-            from sacrebleu.significance import PairedTest
-            with _sacrebleu_seed(seed):
-                metric = _metric(self.claims.params)
-                pt = PairedTest([("a", list(hyps_a)), ("b", list(hyps_b))], {"chrF": metric},
-                                streams(refs), test_type=self.test, n_samples=resamples)
-                _, scores = pt()
-            name = next(k for k in scores if k != "System")
-            return {"p_value": scores[name][1].p_value}
-        return guarded(run, "paired")
+        self._host(f"paired_{test}", timeout)
 
     def snippet(self, call: dict) -> str:
         return (_HEAD.format(seed=str(call.get("seed"))) +
@@ -166,5 +164,7 @@ def reference_procedures(params: ChrfParams | None = None) -> list[Procedure]:
     return [ReferenceCI(params), ReferencePaired("permutation", params), ReferencePaired("bootstrap", params)]
 
 
-def sacrebleu_procedures(params: ChrfParams | None = None) -> list[Procedure]:
-    return [SacrebleuCI(params), SacrebleuPaired("ar", params), SacrebleuPaired("bs", params)]
+def sacrebleu_procedures(params: ChrfParams | None = None, timeout: float = TIMEOUT) -> list[Procedure]:
+    """sacreBLEU's three procedures, each with its own worker (close them)."""
+    return [SacrebleuCI(params, timeout), SacrebleuPaired("ar", params, timeout),
+            SacrebleuPaired("bs", params, timeout)]

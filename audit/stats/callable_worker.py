@@ -66,7 +66,9 @@ def _short(text: str, limit: int = 300) -> str:
     return " ".join(str(text).split())[:limit]
 
 
-def answer(fn, kind: str, req: dict) -> dict:
+def answer(fn, kind: str, req: dict, verbatim: bool = False) -> dict:
+    """``verbatim``: an exception's text is kept as is (only cut at 300 characters), for the
+    built-in sacreBLEU procedures (``audit.stats.sacrebleu_calls``), whose findings quote it."""
     args = [list(req.get("hypotheses") or [])]
     if kind == "paired":
         args.append(list(req.get("hypotheses_b") or []))
@@ -74,7 +76,8 @@ def answer(fn, kind: str, req: dict) -> dict:
     try:
         res = fn(*args, **(req.get("kwargs") or {}))
     except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: the callable's
-        return {"error": _short(f"{type(e).__name__}: {e}")}
+        text = f"{type(e).__name__}: {e}"
+        return {"error": text[:300] if verbatim else _short(text)}
     try:
         return values(kind, res)
     except BaseException as e:  # noqa: BLE001 - a __float__ may raise anything
@@ -102,7 +105,7 @@ def main() -> None:
         proto_out.write((json.dumps(obj, ensure_ascii=True, default=str) + "\n").encode("ascii"))
         proto_out.flush()
 
-    fn, load_error, source = None, None, None
+    fn, load_error, source, verbatim = None, None, None, False
     try:
         from audit.stats.callables import load
         fn = load(spec, import_dir)
@@ -110,6 +113,10 @@ def main() -> None:
             source = f"{inspect.getsourcefile(fn)}:{inspect.getsourcelines(fn)[1]}"
         except BaseException:  # noqa: BLE001 - a builtin or a C function has no source
             source = None
+        try:  # set only by audit.stats.sacrebleu_calls; any other object: False
+            verbatim = getattr(fn, "chrf_audit_verbatim_errors", False) is True
+        except BaseException:  # noqa: BLE001 - a user object's __getattr__ may raise anything
+            verbatim = False
     except BaseException as e:  # noqa: BLE001 - UsageError, or whatever the import raised
         load_error = _short(str(e) if type(e).__name__ == "UsageError" else f"cannot import {spec!r}: "
                             f"{type(e).__name__}: {e}")
@@ -126,7 +133,7 @@ def main() -> None:
         elif req.get("op") == "hello":
             out = {"source": source}
         elif req.get("op") == kind:
-            out = answer(fn, kind, req)
+            out = answer(fn, kind, req, verbatim)
         else:
             out = {"error": f"unknown op {req.get('op')!r} (this worker serves {kind!r})"}
         out["id"] = rid

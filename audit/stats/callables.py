@@ -67,12 +67,14 @@ def load(spec: str, import_dir: str | None = None):
 class CallableProcess(StatsProcess):
     """One worker process hosting one callable, with a private temporary working directory.
 
+    ``import_dir`` (default: the current directory) comes first on the worker's path.
+
     ``start`` (also on every restart after a crash or a timeout) spawns the worker and waits
     for its hello, so a restart's import time is never charged to the next call's timeout."""
 
-    def __init__(self, spec: str, kind: str, timeout: float):
+    def __init__(self, spec: str, kind: str, timeout: float, import_dir: str | None = None):
         self.spec = spec
-        self.import_dir = os.getcwd()
+        self.import_dir = import_dir or os.getcwd()
         argv = [sys.executable, "-m", "audit.stats.callable_worker", spec, kind, self.import_dir]
         super().__init__(subprocess.list2cmdline(argv), timeout)
         self.argv = argv

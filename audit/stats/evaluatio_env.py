@@ -37,10 +37,10 @@ def ensure(version: str = EVALUATIO_VERSION, log=None) -> Path:
     marker = venv / ".chrf-audit-ready"
     if marker.exists() and py.exists():
         return py
-    try:
-        import sacrebleu
-        sb = f"sacrebleu=={sacrebleu.__version__}"
-    except ImportError:  # pragma: no cover - sacrebleu is a dependency
+    try:  # metadata only: sacreBLEU's code never runs in chrf-audit's process
+        from importlib.metadata import version
+        sb = f"sacrebleu=={version('sacrebleu')}"
+    except Exception:  # noqa: BLE001  # pragma: no cover - sacrebleu is a dependency
         sb = "sacrebleu"
     if log:
         log(f"creating {venv} (evaluatio=={version}, {sb}) ...")
