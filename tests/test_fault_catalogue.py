@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 
 from audit.adapters import resolve
 from audit.cli import main
+from tests.fixtures.procs import alive as _alive, marked as _marked, until as _until
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -85,31 +85,10 @@ def _fork(ctx):
     return ("no survivor" if gone else "survivor"), "grandchild gone" if gone else f"{grandchild} alive"
 
 
-def _alive(pid):
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            return not any(ln.startswith("State:") and "Z" in ln.split()[1] for ln in fh)
-    except OSError:
-        return False
 
 
-def _until(cond, limit=60.0):  # hang detection only
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline and not cond():
-        time.sleep(0.1)
-    return cond()
 
 
-def _marked(mark):
-    out = []
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{name}/environ", "rb") as fh:
-                if f"CHRF_TEST_MARK={mark}".encode() in fh.read().split(b"\0") and _alive(int(name)):
-                    out.append(int(name))
-        except OSError:
-            pass
-    return out
 
 
 def _signal(ctx, sig):

@@ -18,41 +18,16 @@ import pytest
 
 from audit import procs
 from audit.adapters import resolve
+from tests.fixtures.procs import alive as _alive, marked as _marked, until as _until
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            return not any(ln.startswith("State:") and "Z" in ln.split()[1] for ln in fh)
-    except (FileNotFoundError, ProcessLookupError):
-        return False
 
 
-def _marked(mark: str) -> list[int]:
-    out = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/environ", "rb") as fh:
-                if f"CHRF_TEST_MARK={mark}".encode() in fh.read().split(b"\0") and _alive(int(name)):
-                    out.append(int(name))
-        except OSError:
-            pass
-    return out
 
 
-def _until(cond, limit=60.0):
-    """Hang detection only: poll ``cond`` until true or the generous limit passes."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.1)
-    return cond()
 
 
 def _start(argv, tmp_path, mark):

@@ -6,8 +6,6 @@ process or file is left behind (tests/planted_stats_hostile.py)."""
 from __future__ import annotations
 
 import json
-import os
-import time
 from pathlib import Path
 
 import pytest
@@ -18,33 +16,14 @@ from audit.errors import UsageError
 from audit.stats import callables
 from audit.stats.checks import Settings
 from audit.stats.checks_edge import check_edges
+from tests.fixtures.procs import alive, until, with_command
 
 FAST = Settings(trials=40)
 HOSTILE = "tests.planted_stats_hostile"
 
 
-def _running(fragment: str) -> list[int]:
-    """Live (non-zombie) processes whose command line contains ``fragment``: the worker and
-    anything it forked (a fork keeps the command line)."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-            state = (d / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if fragment in cmd and state != "Z":
-            out.append(int(d.name))
-    return out
-
-
 def _gone(fragment: str, wait: float = 10.0) -> bool:
-    deadline = time.monotonic() + wait
-    while _running(fragment) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return not _running(fragment)
+    return until(lambda: not with_command(fragment), wait)
 
 
 @pytest.mark.parametrize("name, outcome, detail", [
@@ -106,17 +85,9 @@ def test_forked_children_and_relative_writes_do_not_outlive_the_worker(tmp_path,
     pids = [int(x) for x in pid_file.read_text().split()]
     assert pids and _gone(f"{HOSTILE}:paired_forks")
     for pid in pids:
-        assert not _running_pid(pid)
+        assert not alive(pid)
     assert not workdir.exists()
     assert not (Path.cwd() / "relative-write.txt").exists()
-
-
-def _running_pid(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_a_module_that_crashes_on_import_is_a_usage_error(capsys):

@@ -20,6 +20,7 @@ from audit.stats import builtin
 from audit.stats.checks import Settings
 from audit.stats.checks_edge import check_edges
 from reference_impl import ChrfParams
+from tests.fixtures.procs import with_command
 
 FAST = Settings(trials=40)
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,18 +46,7 @@ def _planted_sacrebleu(tmp_path: Path, tail: str = "", init_tail: str = "") -> P
 
 def _workers() -> list[int]:
     """Live (non-zombie) processes hosting audit.stats.sacrebleu_calls."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-            state = (d / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if "audit.stats.sacrebleu_calls" in cmd and state != "Z":
-            out.append(int(d.name))
-    return out
+    return with_command("audit.stats.sacrebleu_calls")
 
 
 CHILD = r"""

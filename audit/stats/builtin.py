@@ -10,14 +10,13 @@ crash, hang or exception of sacreBLEU is an Outcome, i.e. a robustness finding.
 
 from __future__ import annotations
 
-import json
 
 from reference_impl import ChrfParams
 from .. import significance as sig
 from ..adapters.isolation import _AUDIT_ROOT
 from .callables import CallableProcedure, CallableProcess
 from .data import make_corpus
-from .procedures import Procedure, StatsClaims, guarded
+from .procedures import Procedure, StatsClaims, data_lines, guarded
 
 ALL = frozenset({"resamples", "alpha", "seed"})
 TIMEOUT = 120.0  # seconds per sacreBLEU call: hang detection only (``stats --timeout``)
@@ -106,11 +105,7 @@ _HEAD = "import os\nos.environ['SACREBLEU_SEED'] = {seed!r}\nfrom sacrebleu.metr
 
 
 def _data_lines(call: dict) -> str:
-    out = ""
-    for key in ("hyps", "hyps_b", "refs"):
-        if key in call:
-            out += f"{key} = {json.dumps(call[key], ensure_ascii=False)}\n"
-    return out
+    return "".join(line + "\n" for line in data_lines(call))
 
 
 class SacrebleuCI(_SacrebleuWorker):

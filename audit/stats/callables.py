@@ -36,7 +36,7 @@ from ..adapters.isolation import worker_env
 from ..adapters.supervisor import Supervisor
 from ..errors import UsageError
 from .external import StatsProcess
-from .procedures import Procedure, StatsClaims, streams
+from .procedures import Procedure, StatsClaims, data_lines, streams
 
 
 def check_spec(spec: str) -> None:
@@ -168,9 +168,7 @@ class CallableProcedure(Procedure):
     def snippet(self, call: dict) -> str:
         mod, _, attr = self.spec.partition(":")
         lines = [f"from {mod} import {attr.split('.')[0]}"]
-        for key in ("hyps", "hyps_b", "refs"):
-            if key in call:
-                lines.append(f"{key} = {json.dumps(call[key], ensure_ascii=False)}")
+        lines += data_lines(call)
         if call.get("layout") == "documented":
             lines.append("refs = [list(x) for x in zip(*refs)]  # the documented layout")
         kw = ", ".join(f"{k}={v!r}" for k, v in self._kw(call.get("resamples"), call.get("seed"),

@@ -15,7 +15,7 @@ from ..adapters.external import ExternalProcess, _encode
 from ..adapters.frames import Overlong
 from ..errors import UsageError
 from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, Procedure,
-                         StatsClaims, check_values)
+                         StatsClaims, check_values, data_lines)
 
 
 class StatsProcess(ExternalProcess):
@@ -108,9 +108,7 @@ class ExternalProcedure(Procedure):
 
 def _evaluatio_snippet(fn: str, call: dict) -> str:
     lines = [f"from evaluatio.metrics.chrf import {fn}"]
-    for key in ("hyps", "hyps_b", "refs"):
-        if key in call:
-            lines.append(f"{key} = {json.dumps(call[key], ensure_ascii=False)}")
+    lines += data_lines(call)
     if call.get("layout") == "documented":
         lines.append("refs = [list(x) for x in zip(*refs)]  # as documented: one list per reference set")
     if fn == "chrf_ci":

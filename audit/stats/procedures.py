@@ -149,3 +149,12 @@ def streams(refs: Sequence[Sequence[str]]) -> list[list[str]]:
     """Segment-major references -> sacreBLEU's reference streams (one list per reference)."""
     k = len(refs[0]) if refs else 0
     return [[r[j] for r in refs] for j in range(k)]
+
+
+def data_lines(call: dict) -> list[str]:
+    """The repro snippet's data assignments (``hyps``, ``hyps_b``, ``refs``) for the inputs
+    ``call`` holds, shared by every procedure's ``snippet``."""
+    import json
+
+    return [f"{key} = {json.dumps(call[key], ensure_ascii=False)}" for key in ("hyps", "hyps_b", "refs")
+            if key in call]
