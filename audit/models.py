@@ -22,7 +22,7 @@ import functools
 import struct
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional, Sequence
 
@@ -59,6 +59,13 @@ class TextVariant:
     words: Optional[str] = None  # "word-punctuation-not-split" | "word-punctuation-split-both"
     clip: bool = True
     hyp_where_no_ref: bool = False
+    #: how a segment's references are read: "first-character" / "characters" (a reference
+    #: string iterated as a list of references), "joined" (one reference, joined with a
+    #: space), "empty-dropped" (empty references removed; a segment left with none is skipped)
+    refs_layout: Optional[str] = None
+    #: how a corpus's segments are read: "transposed" (``zip(*references)``, sacreBLEU's
+    #: reference streams), "first-segment" / "last-segment" (one segment scored)
+    corpus_layout: Optional[str] = None
 
     def families(self) -> list[str]:
         return _families(self, "text")
@@ -226,10 +233,45 @@ def _reference_stats(hyp: str, refs: Sequence[str], params: ChrfParams) -> list[
     return [RawStats(s.hyp, s.ref, s.match, total) for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
 
 
+def _refs_read(refs: Sequence[str], layout: Optional[str]) -> list[str]:
+    """A segment's references as an implementation with reference layout ``layout`` reads them."""
+    if layout == "first-character":
+        return [refs[0][:1]]
+    if layout == "characters":
+        return list(refs[0]) or [""]
+    if layout == "joined":
+        return [" ".join(refs)]
+    if layout == "empty-dropped":
+        return [r for r in refs if r]
+    return list(refs)
+
+
+def read_segments(segments, tv: TextVariant) -> list[tuple[str, list[str]]]:
+    """The segments an implementation with the layout deviations of ``tv`` actually scores:
+    its references read per ``refs_layout``, its segments per ``corpus_layout`` (segments
+    left without a reference are skipped)."""
+    segs = [(h, list(rs)) for h, rs in segments]
+    if tv.corpus_layout == "transposed":
+        segs = list(zip([h for h, _ in segs], [list(s) for s in zip(*[rs for _, rs in segs])]))
+    elif tv.corpus_layout == "first-segment":
+        segs = segs[:1]
+    elif tv.corpus_layout == "last-segment":
+        segs = segs[-1:]
+    if tv.refs_layout:
+        segs = [(h, _refs_read(rs, tv.refs_layout)) for h, rs in segs]
+    return [(h, rs) for h, rs in segs if rs]
+
+
 def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[RawStats]]:
-    """Per segment, per reference: the statistics under text variant ``tv``."""
+    """Per segment, per reference: the statistics under text variant ``tv`` (segments read
+    through its layout deviations first; no segment left: an empty list)."""
     if tv == TextVariant():
         return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
+    if tv.refs_layout or tv.corpus_layout:
+        segments = read_segments(segments, tv)
+        tv = replace(tv, refs_layout=None, corpus_layout=None)
+        if tv == TextVariant():
+            return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
     out = []
     for hyp, refs in segments:
         hp = _profile(hyp, params, tv)
@@ -331,7 +373,10 @@ def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
 
 def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
     """Exact score of the per-segment, per-reference statistics at ``level`` under ``v``
-    (before its output deviations, see ``output``)."""
+    (before its output deviations, see ``output``).  No segment at all (a layout deviation
+    skipped every one) scores 0."""
+    if not raw:
+        return Fraction(0)
     order = len(raw[0][0].hyp)
 
     def sentence(cands) -> Fraction:
@@ -344,8 +389,8 @@ def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVar
         return sentence(raw[0])
     if v.macro:
         return sum(sentence(c) for c in raw) / len(raw)
-    if v.references == "mean" and len(raw[0]) > 1:
-        k = len(raw[0])
+    if v.references == "mean" and min(map(len, raw)) > 1:
+        k = min(map(len, raw))
         return sum(variant_sentence_score(_add([seg[j] for seg in raw], order), params, v, level)
                    for j in range(k)) / k
     chosen = [c for c in (_choose(seg, params, v) for seg in raw) if c is not None]

@@ -197,14 +197,34 @@ def zero_segments(params, level, nrefs, rng):
     return out
 
 
+def empty_references(params, level, nrefs, rng):
+    """Segments with empty references beside non-empty ones, and (corpus) segments whose only
+    reference is empty."""
+    out = []
+    for _ in range(24):
+        segs = []
+        for _ in range(rng.randint(1, 3) if level == "corpus" else 1):
+            hyp, ref = _pair(rng, params)
+            refs = [ref, ""] if nrefs > 1 and rng.random() < 0.5 else [""]
+            rng.shuffle(refs)
+            segs.append((hyp, refs))
+        if level == "corpus":
+            segs.append(_pair(rng, params))
+            segs[-1] = (segs[-1][0], [segs[-1][1]])
+            rng.shuffle(segs)
+        out.append(segs)
+    return out
+
+
 GENERATORS = {
     "plain": plain, "short": short, "unequal-pr": unequal_pr, "empty": empty, "repeats": repeats,
     "short-references": short_references, "whitespace": whitespace, "format": format_chars, "case": case,
     "casefold": casefold, "non-ascii": non_ascii, "non-bmp": non_bmp, "normalization": normalization,
     "punctuation": punctuation, "references": references, "segments": segments, "zero-segments": zero_segments,
+    "empty-references": empty_references,
 }
 #: Generators whose inputs have several segments (the rest give one-segment inputs).
-MULTI_SEGMENT = {"short-references", "segments", "zero-segments"}
+MULTI_SEGMENT = {"short-references", "segments", "zero-segments", "empty-references"}
 
 
 def draw(family: str, generator: str, params, level: str, nrefs: int) -> list:
