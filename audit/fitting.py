@@ -141,8 +141,11 @@ def reduce_repros(checker: Checker, level: str, found: dict, *, seed: int, tick:
         best = min((t for t in tiers if t is not None), default=None)
         if best is None:
             continue
-        start = pool[tiers.index(best)]
-        obs = _reduce(checker, level, fam, model, best, start, seed=derived_seed(seed, level, "reduce", fam),
+        # the start: in the best tier, the input where the fewest other deviations matter
+        ranked = sorted((reduce.others_mattering(s, fam, model, params, level, checker.tolerance), i)
+                        for i, (s, t) in enumerate(zip(pool, tiers)) if t == best)
+        others, start = ranked[0][0], pool[ranked[0][1]]
+        obs = _reduce(checker, level, fam, model, best, start, others, seed=derived_seed(seed, level, "reduce", fam),
                       tick=tick, profile=profile)
         if obs is not None:
             out[fam] = obs
@@ -151,14 +154,17 @@ def reduce_repros(checker: Checker, level: str, found: dict, *, seed: int, tick:
     return out
 
 
-def _reduce(checker: Checker, level: str, family: str, model: tuple, wanted: int, start, *, seed: int,
-            tick, profile) -> Optional[Observation]:
-    """``start`` reduced while it stays in tier ``wanted`` (``audit.reduce.tier``)."""
+def _reduce(checker: Checker, level: str, family: str, model: tuple, wanted: int, start, others: int, *,
+            seed: int, tick, profile) -> Optional[Observation]:
+    """``start`` reduced while it stays in tier ``wanted`` (``audit.reduce.tier``) with no
+    more of the model's other deviations mattering than on ``start``."""
     adapter = checker.adapter
     params = adapter.claims.params()
     scale = adapter.claims.scale
 
     def predicate(segs) -> bool:
+        if wanted and reduce.others_mattering(segs, family, model, params, level, checker.tolerance) > others:
+            return False
         value = score_many(adapter, level, [segs])[0]
         return reduce.tier(segs, value, family, model, params, level, scale, checker.tolerance) == wanted
 

@@ -86,6 +86,26 @@ def tier(segments, actual: Optional[float], family: str, model: tuple, params, l
     return None
 
 
+def others_mattering(segments, family: str, model: tuple, params, level: str, tolerance: float) -> int:
+    """How many of the model's other deviations change its prediction on ``segments``."""
+    fams = set()
+    for i, (part, stage) in enumerate(zip(model, ("text", "score"))):
+        default = type(part)()
+        for name in part.__dataclass_fields__:
+            value = getattr(part, name)
+            if value == getattr(default, name) or name in _OUTPUT_FIELDS:
+                continue
+            fam = deviations.family_of(stage, name, value)
+            if fam is not None and fam != family:
+                fams.add(fam)
+    try:
+        full = predict(segments, params, level, model)
+        return sum(1 for f in fams
+                   if abs(float(predict(segments, params, level, without(f, model))) - float(full)) > tolerance)
+    except Exception:  # noqa: BLE001
+        return len(fams)
+
+
 def trigger_pool(family: str, params, level: str, nrefs: int) -> list:
     dev = deviations.get(family)
     gen = dev.trigger if dev is not None and dev.trigger else "plain"

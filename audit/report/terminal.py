@@ -20,7 +20,7 @@ from typing import Optional
 from rich.console import Console
 from rich.text import Text
 
-from ._text import num, quoted, repro_text, signed
+from ._text import fit_line, num, quoted, repro_text, signed
 
 MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
 NUM_W = 10  # expected, actual, difference
@@ -133,6 +133,10 @@ def render_terminal(result, console: Optional[Console] = None) -> None:
         for line, role in table_lines(findings, console.width):
             console.print(Text(line, style="" if plain else styles[role]), no_wrap=True, crop=False,
                           overflow="ignore")
+    for a in result.adapters:
+        if a.findings:
+            for level, fit in getattr(a, "fit", {}).items():
+                console.print(Text(fit_line(a.implementation, level, fit)), no_wrap=False)
     clean = [a for a in result.adapters if not a.findings]
     for a in clean:
         console.print(Text(f"{a.implementation}{' ' + a.version if a.version else ''}: no finding "
