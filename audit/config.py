@@ -60,7 +60,7 @@ CLAIM_KEYS = {
     "char-order": "char_order", "word-order": "word_order", "beta": "beta", "lowercase": "lowercase",
     "whitespace": "whitespace", "definition": "definition", "scale": "scale",
 }
-IMPL_KEYS = ("impl", "corpus-impl", "external", "timeout", "max-refs", "name") + tuple(CLAIM_KEYS)
+IMPL_KEYS = ("impl", "corpus-impl", "external", "timeout", "max-refs", "name", "accepts") + tuple(CLAIM_KEYS)
 PATH_KEYS = ("cases", "baseline", "json", "markdown", "junit", "reports-dir")
 TOP_KEYS = ("implementations", "max-examples", "seed", "hypothesis-profile", "tolerance", "timeout", "strict") + PATH_KEYS
 
@@ -76,6 +76,7 @@ class ImplConfig:
     claims: dict = field(default_factory=dict)  # CLAIM_FIELDS names -> values
     max_refs: Optional[int] = None  # references per segment it takes (1: single-reference)
     name: Optional[str] = None  # its name in reports
+    accepts: Optional[list] = None  # claims the callable takes as keyword arguments
 
 
 @dataclass
@@ -148,6 +149,10 @@ def _implementation(where: str, entry: Any) -> ImplConfig:
             setattr(out, key.replace("-", "_"), _str(where, key, v))
         elif key == "max-refs":
             out.max_refs = _int(where, key, v, minimum=1)
+        elif key == "accepts":
+            if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+                raise UsageError(f"{where}: accepts must be an array of parameter names, got {_type_name(v)} ({v!r})")
+            out.accepts = [x.strip() for x in v]
         elif key == "timeout":
             out.timeout = _number(where, key, v, positive=True)
         elif key in ("char-order", "word-order", "scale"):

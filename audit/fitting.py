@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from . import claims_probe, deviations, reduce, relational
 from .checker import Checker, Observation
 from .classify import score_many
+from .deviations.triggers import pool as trigger_pool
 from .explain import Explanation
 from .models import ScoreVariant, TextVariant, agrees, predict
 from .search import Pass, derived_seed, record, shrink
@@ -99,8 +100,13 @@ def fit_relations(checker: Checker, level: str, found: dict, tick: Callable[[], 
     nsegs = 3 if level == "corpus" else 1
     scorer = lambda inputs: score_many(adapter, level, inputs)  # noqa: E731
     exclude = frozenset(fams)
-    fits = relational.fit_text_fields(scorer, params, level, model, nrefs, nsegs, checker.tolerance, exclude)
-    fits += relational.fit_identities(scorer, params, level, model, nrefs, checker.tolerance, exclude)
+    # Reference selection and corpus aggregation first: they decide which statistics the
+    # pairs of the text stage are compared on.
+    fits = relational.fit_identities(scorer, params, level, model, nrefs, checker.tolerance, exclude)
+    for fit in fits:  # (identities name score-stage deviations)
+        model = (model[0], replace(model[1], **{fit.field: fit.value}))
+    fits += relational.fit_text_fields(scorer, params, level, model, nrefs, nsegs, checker.tolerance,
+                                       exclude | {f.family for f in fits})
     for fit in fits:
         part = (replace(TextVariant(), **{fit.field: fit.value}), ScoreVariant()) if fit.stage == "text" else \
             (TextVariant(), replace(ScoreVariant(), **{fit.field: fit.value}))
@@ -134,7 +140,7 @@ def reduce_repros(checker: Checker, level: str, found: dict, *, seed: int, tick:
     for fam in fams:
         if fam.startswith("parameter-ignored-"):
             continue
-        pool = reduce.trigger_pool(fam, params, level, adapter.supports.refs_limit(nrefs))
+        pool = trigger_pool(fam, params, level, adapter.supports.refs_limit(nrefs))
         pool = [s for s in pool if all(adapter.supports.takes(len(rs)) for _, rs in s)]
         values = score_many(adapter, level, pool) if pool else []
         tiers = [reduce.tier(s, v, fam, model, params, level, scale, checker.tolerance) for s, v in zip(pool, values)]

@@ -27,7 +27,6 @@ from typing import Optional
 from hypothesis import strategies as st
 
 from . import deviations
-from .deviations.triggers import MULTI_SEGMENT, draw
 from .models import ScoreVariant, TextVariant, agrees, predict
 
 _CLAIMED = (TextVariant(), ScoreVariant())
@@ -104,15 +103,6 @@ def others_mattering(segments, family: str, model: tuple, params, level: str, to
                    if abs(float(predict(segments, params, level, without(f, model))) - float(full)) > tolerance)
     except Exception:  # noqa: BLE001
         return len(fams)
-
-
-def trigger_pool(family: str, params, level: str, nrefs: int) -> list:
-    dev = deviations.get(family)
-    gen = dev.trigger if dev is not None and dev.trigger else "plain"
-    pool = draw(family, gen, params, level, nrefs if gen in ("references", "empty-references") else 1)
-    if level == "sentence" and gen in MULTI_SEGMENT:
-        pool = [p[:1] for p in pool]
-    return pool
 
 
 # ----------------------------------------------------------------- reduction strategy

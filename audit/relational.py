@@ -30,7 +30,8 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from . import deviations
-from .deviations.triggers import MULTI_SEGMENT, draw
+from .deviations.triggers import draw
+from .deviations.triggers import pool as trigger_pool
 from .models import ScoreVariant, TextVariant, predict, text_stats
 
 #: Pairs (or identity inputs) a variant must get right where the fitted model gets them
@@ -38,7 +39,6 @@ from .models import ScoreVariant, TextVariant, predict, text_stats
 #: that caps or rounds scores can merge two different scores; it cannot split equal ones).
 MIN_DECISIVE = 5
 WEAK_SHARE = 0.2
-PAIRS_PER_FIELD = 24
 INPUTS_PER_FAMILY = 8
 
 _WS = ["\x1c", "\x1f", "\t", "\n", "\x0b", "\x85", "\xa0", "\u2003", "\u3000", " "]
@@ -148,7 +148,7 @@ def _columns(segs):
 LAYOUT_EDITS = [
     _refs(lambda rs: rs[:1]), _refs(lambda rs: [rs[0][:1]]), _refs(lambda rs: list(rs[0]) or [""]),
     _refs(lambda rs: [" ".join(rs)]), _refs(lambda rs: [r for r in rs if r] or rs), _refs(lambda rs: rs + [""]),
-    _refs(lambda rs: rs[::-1]),
+    _refs(lambda rs: rs[::-1]), _refs(lambda rs: [rs[0][::-1]] + rs[1:]),
     _several(lambda segs: segs[:1]), _several(lambda segs: segs[-1:]), _several(lambda segs: segs[::-1]),
     _several(lambda segs: [segs[0]] + [("zz", rs) for _, rs in segs[1:]]),
     _several(lambda segs: segs[:-1] + [(h, rs + [""]) for h, rs in segs[-1:]]), _several(_columns),
@@ -170,31 +170,50 @@ TEXT_FIELDS = {
 # ------------------------------------------------------------------------------ fitting
 
 
-def _key(segs, params, tv: TextVariant):
-    """What an implementation with text variant ``tv`` computes its score from."""
-    return tuple(tuple((s.hyp, s.ref, s.match) for s in seg) for seg in text_stats(segs, params, tv))
+def _near(text: str) -> str:
+    """``text`` with its last letter replaced by one it does not hold."""
+    i = max((j for j, c in enumerate(text) if c.isalpha()), default=len(text) - 1)
+    new = next(c for c in "zyxwvu" if c not in text) if any(c not in text for c in "zyxwvu") else "q"
+    return text[:i] + new + text[i + 1:]
+
+
+def _key(segs, params, tv: TextVariant, references: Optional[str] = None):
+    """What an implementation with text variant ``tv`` computes its score from: per
+    segment, the statistics of the references it reads (only the first one's when it
+    uses the first reference alone; else their multiset: the best one, like the mean,
+    does not depend on their order)."""
+    out = []
+    for seg in text_stats(segs, params, tv):
+        stats = [(s.hyp, s.ref, s.match) for s in seg]
+        # the best reference, like the mean over references, does not depend on their order
+        out.append(tuple(stats[:1]) if references == "first" else tuple(sorted(stats)))
+    return tuple(out)
 
 
 def _pool(fields: set, params, level: str, nrefs: int, nsegs: int) -> list:
     """Trigger inputs of every family modelled by ``fields`` (deterministic)."""
-    out, seen = [], set()
+    out, raw, seen = [], [], set()
     for dev in deviations.modelled("text"):
         if not any(f in fields for f, _ in dev.models) or dev.trigger is None:
             continue
-        pool = draw(dev.id, dev.trigger, params, level, nrefs if dev.trigger in ("references", "empty-references") else 1)
-        if level == "sentence" and dev.trigger in MULTI_SEGMENT:
-            pool = [p[:1] for p in pool]
-        for segs in pool[:INPUTS_PER_FAMILY]:
-            k = repr(segs)
-            if k not in seen:
-                seen.add(k)
-                out.append(segs)
+        for segs in trigger_pool(dev.id, params, level, nrefs)[:INPUTS_PER_FAMILY]:
+            # and a near copy: the hypothesis is its first reference with one letter changed,
+            # so that every order has some matches and scores stay off the ends of the scale
+            near = [(_near(rs[0]) if rs and len(rs[0]) > 2 else h, rs) for h, rs in segs]
+            for cand, into in ((near, out), (segs, raw)):
+                k = repr(cand)
+                if k not in seen:
+                    seen.add(k)
+                    into.append(cand)
+    if "clip" in fields:  # a hypothesis that holds its reference twice: every n-gram over-represented
+        for segs in draw("relational-clip", "plain", params, level, 1)[:INPUTS_PER_FAMILY]:
+            out.append([(rs[0] + rs[0], rs) for _, rs in segs])
     if level == "corpus":  # layout families need several segments (and references)
         for segs in draw("relational-corpus", "segments", params, level, 1)[:INPUTS_PER_FAMILY]:
             out.append(segs)
         for segs in draw("relational-refs", "references", params, level, max(2, nrefs))[:INPUTS_PER_FAMILY]:
             out.append(segs + [(h + "b", rs[::-1]) for h, rs in segs])
-    return out
+    return out + raw  # the inputs made to score off the ends of the scale first
 
 
 def _alternatives(field: str, model_tv: TextVariant, params, level, nrefs, nsegs, exclude) -> list:
@@ -208,29 +227,26 @@ def _alternatives(field: str, model_tv: TextVariant, params, level, nrefs, nsegs
 
 def fit_text_fields(score_many, params, level: str, model: tuple, nrefs: int, nsegs: int,
                     tolerance: float, exclude=frozenset()) -> list[RelationalFit]:
-    """Text and layout deviations named by pairs, one field at a time, on top of ``model``
-    (the variant fitted so far).  ``score_many(list of segment lists) -> list of float|None``."""
+    """Text and layout deviations named by pairs, one field at a time, each on top of the
+    model fitted so far (``model``, and the fields named before it here).  How references
+    are read competes with which reference is used: ``first-reference-only`` is a candidate
+    of the reference layout (a reference string read as its characters also depends on the
+    first reference alone; only pairs tell them apart).
+    ``score_many(list of segment lists) -> list of float|None``."""
     tv0, sv0 = model
     fits = []
     for field, edits in TEXT_FIELDS.items():
         if getattr(tv0, field) != getattr(TextVariant(), field):
             continue  # fitted exactly already
-        alts = _alternatives(field, tv0, params, level, nrefs, nsegs, exclude)
+        alts = [(fam, "text", field, v) for fam, v in _alternatives(field, tv0, params, level, nrefs, nsegs, exclude)]
+        if field == "refs_layout" and nrefs > 1 and sv0.references is None and "first-reference-only" not in exclude:
+            alts.append(("first-reference-only", "score", "references", "first"))
         if not alts:
             continue
-        candidates = [(None, getattr(tv0, field))] + alts
-        variants = [replace(tv0, **{field: v}) for _, v in candidates]
-        pairs = []
-        for x in _pool({field}, params, level, nrefs, nsegs):
-            for edit in edits:
-                y = _apply(edit, x)
-                eq = _equalities(x, y, params, variants) if y is not None else None
-                if eq is not None and len(set(eq)) > 1:
-                    pairs.append((x, y, eq, edit))
-                    if len(pairs) >= PAIRS_PER_FIELD:
-                        break
-            if len(pairs) >= PAIRS_PER_FIELD:
-                break
+        candidates = [(None, "text", field, getattr(tv0, field))] + alts
+        variants = [(replace(tv0, **{f: v}), sv0.references) if stage == "text" else (tv0, v)
+                    for _, stage, f, v in candidates]
+        pairs = _pairs(_pool({field}, params, level, nrefs, nsegs), edits, params, variants)
         if not pairs:
             continue
         inputs = [p[0] for p in pairs] + [p[1] for p in pairs]
@@ -240,24 +256,63 @@ def fit_text_fields(score_many, params, level: str, model: tuple, nrefs: int, ns
                   if _informative(values[i], values[n + i], tolerance)]
         best = _best(candidates, [row[:5] for row in scored], tolerance)
         if best is not None:
-            (fam, value), agreed, wrong, example, i = best
+            (fam, stage, fld, value), agreed, wrong, example, i = best
             edit = next(row[5] for row in scored if row[0] is example[0] and row[1] is example[1])
-            shown = (lambda segs, e=edit: _apply(e, segs) or segs) if edits is TEXT_EDITS else (lambda segs: segs)
-            fits.append(RelationalFit(fam, "text", field, value, agreed, len(scored), wrong, example[0], example[1],
+            fits.append(RelationalFit(fam, stage, fld, value, agreed, len(scored), wrong, example[0], example[1],
                                       _pair_relation(score_many, params, variants[0], variants[i], edit, tolerance),
-                                      shown))
+                                      _shown(params, variants[0], variants[i], edit)))
+            tv0, refs = variants[i]  # the next fields are judged on top of this one
+            sv0 = replace(sv0, references=refs)
     return fits
 
 
+#: Pairs kept per pattern of predictions (which candidates say "equal"), and in all: every
+#: pattern that tells two candidates apart is represented, none crowds the others out.
+PAIRS_PER_PATTERN = 10
+MAX_PAIRS = 80
+
+
+def _pairs(pool, edits, params, variants) -> list:
+    by_pattern: dict = {}
+    for x in pool:
+        for edit in edits:
+            y = _apply(edit, x)
+            eq = _equalities(x, y, params, variants) if y is not None else None
+            if eq is not None and len(set(eq)) > 1:
+                rows = by_pattern.setdefault(tuple(eq), [])
+                if len(rows) < PAIRS_PER_PATTERN:
+                    rows.append((x, y, eq, edit))
+    pairs = []
+    for i in range(PAIRS_PER_PATTERN):  # round robin over the patterns, in the order first met
+        pairs += [rows[i] for rows in by_pattern.values() if i < len(rows)]
+    return pairs[:MAX_PAIRS]
+
+
 def _equalities(x, y, params, variants) -> Optional[list[bool]]:
-    """Per variant: does it compute the same statistics for ``x`` and ``y``?"""
+    """Per variant ``(TextVariant, reference selection)``: does it compute the same
+    statistics for ``x`` and ``y``?"""
     try:
-        return [_key(x, params, tv) == _key(y, params, tv) for tv in variants]
+        return [_key(x, params, tv, refs) == _key(y, params, tv, refs) for tv, refs in variants]
     except Exception:  # noqa: BLE001 - an input a model cannot read (an empty layout)
         return None
 
 
-def _pair_relation(score_many, params, before: TextVariant, after: TextVariant, edit, tolerance):
+def _shown(params, before: tuple, after: tuple, edit):
+    """Which input of a pair to report: the one whose statistics the deviation changes
+    (the one holding the whitespace inserted, the one with repeated n-grams, ...)."""
+    def pick(x):
+        y = _apply(edit, x)
+        for cand in (x, y) if y is not None else (x,):
+            try:
+                if _key(cand, params, *before) != _key(cand, params, *after):
+                    return cand
+            except Exception:  # noqa: BLE001
+                continue
+        return x
+    return pick
+
+
+def _pair_relation(score_many, params, before: tuple, after: tuple, edit, tolerance):
     """The evidence as a predicate on one input (to reduce it): the edit still makes a pair
     the two variants disagree on, and the implementation sides with ``after``."""
     def holds(x) -> bool:
@@ -271,10 +326,12 @@ def _pair_relation(score_many, params, before: TextVariant, after: TextVariant, 
 
 
 def _informative(a: Optional[float], b: Optional[float], tolerance: float) -> bool:
-    """A pair can tell equal statistics from different ones only when both scores are
-    numbers away from the ends of the scale: an implementation that scores most inputs 0
-    (or 100) makes every such pair look "equal" whatever its statistics."""
-    return a is not None and b is not None and all(tolerance < v < 100 - tolerance for v in (a, b))
+    """Two different scores always say the implementation told the inputs apart; two equal
+    scores say it did not only away from the ends of the scale: an implementation that
+    scores most inputs 0 (or 100) makes such pairs look "equal" whatever their statistics."""
+    if a is None or b is None:
+        return False
+    return abs(a - b) > tolerance or tolerance < a < 100 - tolerance
 
 
 def _best(candidates, scored, tolerance):
@@ -325,8 +382,7 @@ def fit_identities(score_many, params, level: str, model: tuple, nrefs: int, tol
 
 #: family -> (score field, value, identity over (whole, parts))
 _IDENTITIES = {
-    "sentence": [("first-reference-only", "references", "first", lambda w, ps: ps[0]),
-                 ("references-averaged", "references", "mean", lambda w, ps: sum(ps) / len(ps))],
+    "sentence": [("references-averaged", "references", "mean", lambda w, ps: sum(ps) / len(ps))],
     "corpus": [("corpus-macro-average", "macro", True, lambda w, ps: sum(ps) / len(ps))],
 }
 
@@ -362,7 +418,7 @@ def _identity_fit(score_many, params, level, model, rows, tolerance, exclude, ki
         if broken == 0 and agreed >= MIN_DECISIVE:
             fits.append(RelationalFit(fam, "score", field, value, agreed, decisive, decisive, example,
                                       holds=_identity_relation(score_many, params, level, model, variant, ident,
-                                                               tolerance)))
+                                                               tolerance, lambda w: _parts(level, w))))
     return fits
 
 
@@ -380,9 +436,9 @@ def _parts(level: str, whole) -> list:
     return [[s] for s in whole]
 
 
-def _identity_relation(score_many, params, level, model, variant, ident, tolerance):
+def _identity_relation(score_many, params, level, model, variant, ident, tolerance, parts_of):
     def holds(whole) -> bool:
-        parts = _parts(level, whole)
+        parts = parts_of(whole)
         if len(parts) < 2 or not _decisive(whole, params, level, model, variant, tolerance):
             return False
         w, *ps = score_many([whole] + parts)

@@ -144,7 +144,10 @@ def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, 
     # which relations over the implementation's own scores can still name.
     if has_unexplained(found):
         phase[0] = f"{level} (relations)"
-        fit_relations(checker, level, found, tick, seed=seed, profile=profile)
+        if fit_relations(checker, level, found, tick, seed=seed, profile=profile):
+            # a new model: the deviations that needed it can be fitted now, exactly
+            checker.classifier.failures.pop((name, level), None)
+            scan(checker, level, found, tick)
     # Inputs met before the implementation's other deviations were confirmed: explained now?
     found = explain_again(found, lambda o: checker.check(o.level, o.inputs, o.changes, repeat=False))
 

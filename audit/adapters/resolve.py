@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional
 
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, Support
@@ -65,6 +65,7 @@ def resolve(
     isolate: bool = True,
     max_refs: Optional[int] = None,
     name: Optional[str] = None,
+    accepts: Optional[Iterable[str]] = None,
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 
@@ -75,8 +76,10 @@ def resolve(
     * ``external``: a command speaking docs/external-protocol.md.
 
     ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
-    ``max_refs`` (the most references per segment it takes; 1: a single-reference library)
-    and ``name`` (the name in reports) describe the one callable or external program given.
+    ``max_refs`` (the most references per segment it takes; 1: a single-reference library),
+    ``name`` (the name in reports) and ``accepts`` (claim names a callable takes as keyword
+    arguments: it is called with them, and the audit varies them) describe the one callable
+    or external program given.
     ``impl`` and ``corpus_impl`` together are ONE implementation with two entry points.
     Callables and programs are loaded eagerly: a bad spec raises AdapterError (one line).
     """
@@ -98,6 +101,10 @@ def resolve(
     elif impl is not None or (corpus_impl is None and external is None):
         builtin = _builtin_names(impl)
     custom = int(bool(callable_spec or corpus_impl)) + int(external is not None)
+    accepts = _check_accepts(accepts)
+    if accepts and not (callable_spec or corpus_impl):
+        raise AdapterError("--accepts describes a package.module:function implementation (a program says "
+                           "what it accepts in its hello)")
     for value, flag in ((max_refs, "--max-refs"), (name, "--name")):
         if value is not None and (custom != 1 or builtin):
             raise AdapterError(
@@ -126,12 +133,12 @@ def resolve(
         plan.append((name, client, bid, claims, supports, accepts, group == "sacrebleu"))
     if callable_spec or corpus_impl:
         client = clients.setdefault("callable", make_client())
-        spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl}
+        spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl, "accepts": sorted(accepts)}
         bid = client.add(spec)
         supports = Support(sentence=callable_spec is not None, corpus=corpus_impl is not None,
                            multi_reference=max_refs is None or max_refs > 1, max_refs=max_refs)
         plan.append(((name or "").strip() or _callable_name(callable_spec, corpus_impl), client, bid, Claims(), supports,
-                     frozenset(), False))
+                     frozenset(accepts), False))
     for client in clients.values():
         client.start()  # workers import in parallel
 
@@ -166,10 +173,28 @@ def resolve(
     # How to re-create these adapters in another process (``--jobs``): this very call, and
     # the name of the one wanted.
     call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
-            "timeout": timeout, "isolate": isolate, "max_refs": max_refs}
+            "timeout": timeout, "isolate": isolate, "max_refs": max_refs, "accepts": sorted(accepts) or None}
     for a in adapters:
         a.spec = dict(call, name=a.name, given_name=given_name)
     return adapters
+
+
+def _check_accepts(accepts) -> frozenset:
+    """The claim names a callable takes as keyword arguments (``--accepts``): a comma list or
+    an iterable of ``char_order``, ``word_order``, ``beta``, ``lowercase``, ``whitespace``."""
+    if accepts is None:
+        return frozenset()
+    names = [a.strip() for a in (accepts.split(",") if isinstance(accepts, str) else accepts)]
+    names = [a.replace("-", "_") for a in names if a]
+    unknown = sorted(set(names) - set(ACCEPTABLE))
+    if unknown:
+        raise AdapterError(f"--accepts: unknown parameter {', '.join(unknown)} (choose from {', '.join(ACCEPTABLE)})")
+    return frozenset(names)
+
+
+#: Claims a callable may take as keyword arguments (``definition`` and ``scale`` say what it
+#: is, they are not parameters of one call).
+ACCEPTABLE = ("char_order", "word_order", "beta", "lowercase", "whitespace")
 
 
 def _callable_name(sentence: Optional[str], corpus: Optional[str]) -> str:

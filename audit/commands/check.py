@@ -81,6 +81,7 @@ def _plans(args, cfg: _config.Config) -> list[argparse.Namespace]:
         ns.impl, ns.corpus_impl, ns.external = entry.impl, entry.corpus_impl, entry.external
         ns.max_refs = args.max_refs if args.max_refs is not None else entry.max_refs
         ns.name = args.name if args.name is not None else entry.name
+        ns.accepts = getattr(args, "accepts", None) or entry.accepts
         ns.timeout = args.timeout if args.timeout_given or entry.timeout is None else entry.timeout
         for attr in _CLAIM_ATTRS:  # the command line wins over the entry
             if getattr(args, attr, None) is None and attr in entry.claims:

@@ -52,6 +52,10 @@ def add_impl_flags(p: argparse.ArgumentParser, timeout: float = 5.0, title: str 
                         "library); the search never sends more")
     g.add_argument("--name", metavar="NAME",
                    help="name of the callable or program in reports and report file names")
+    g.add_argument("--accepts", metavar="NAMES",
+                   help="claims the callable takes as keyword arguments, comma-separated (char_order, "
+                        "word_order, beta, lowercase, whitespace): it is called with them, and the audit "
+                        "varies them to find parameters it ignores")
     g.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
                    help=f"per-call timeout (default {timeout:g})")
 
@@ -153,7 +157,8 @@ def validate_search_args(args) -> None:
 
 def custom_flags(args) -> dict:
     """``--max-refs`` and ``--name`` as resolve() keywords (absent in older namespaces)."""
-    return {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None)}
+    return {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
+            "accepts": getattr(args, "accepts", None)}
 
 
 def resolve_adapters(args):
