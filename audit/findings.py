@@ -71,6 +71,8 @@ class Finding:
     #: why the name is earned: "explains 12 of 12 targeted inputs" (a confirmed family), the
     #: character classes an unexplained divergence needs, or a metamorphic relation's evidence
     evidence: Optional[str] = None
+    #: an HTTP service's finding (``--http``): the request body that reproduces it, as sent
+    request: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -100,6 +102,9 @@ class AdapterSummary:
     sources: dict = field(default_factory=dict)
     #: the reference's signature under the claimed parameters
     reference_signature: str = ""
+    #: a service audited by its contract (``--http``): the conformance table of
+    #: ``audit.contract.checks`` (each promise kept or broken), else None
+    contract: Optional[dict] = None
 
 
 @dataclass

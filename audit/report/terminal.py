@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ._text import num, quoted, repro_text, signed
+from .contract_table import terminal_lines
 
 MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
 NUM_W = 10  # expected, actual, difference
@@ -132,6 +133,10 @@ def render_terminal(result, console: Optional[Console] = None) -> None:
     if findings:
         for line, role in table_lines(findings, console.width):
             console.print(Text(line, style="" if plain else styles[role]), no_wrap=True, crop=False,
+                          overflow="ignore")
+    for a in result.adapters:
+        for line in terminal_lines(a.implementation, getattr(a, "contract", None), console.width):
+            console.print(Text(line, style="" if plain or "BROKEN" not in line else "red"), no_wrap=True, crop=False,
                           overflow="ignore")
     clean = [a for a in result.adapters if not a.findings]
     for a in clean:
