@@ -168,11 +168,10 @@ FAULTS = {
 
 
 def app_for(name: str):
-    if name == "healthy":
-        return S.create_app()
-    if name in BUGS:
-        return S.create_app(BUGS[name]())
-    return Faulty(S.create_app(), FAULTS[name])
+    """"healthy", a bug, a fault, or "bug+fault" (the bug behind the fault)."""
+    bug, _, fault = name.partition("+") if "+" in name else ((name, "", "") if name in BUGS else ("", "", name))
+    app = S.create_app(BUGS[bug]() if bug and bug != "healthy" else None)
+    return Faulty(app, FAULTS[fault]) if fault and fault != "healthy" else app
 
 
 @contextlib.contextmanager
