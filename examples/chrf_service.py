@@ -122,7 +122,7 @@ class Service:
             return 400, {"error": {"code": r.code, "message": r.message}}
 
 
-def create_app(service: Optional[Service] = None):
+def create_app(service: Optional[Service] = None, delay: float = 0.0):
     from starlette.applications import Starlette
     from starlette.responses import Response
     from starlette.routing import Route
@@ -130,6 +130,10 @@ def create_app(service: Optional[Service] = None):
     service = service or Service()
 
     async def score(request):
+        if delay:  # --delay-ms: a network round trip, simulated (benchmarks/bench_http_batching.py)
+            import asyncio
+
+            await asyncio.sleep(delay)
         status, body = service.handle(await request.body())
         return Response(json.dumps(body, ensure_ascii=True), status_code=status, media_type="application/json")
 
@@ -146,6 +150,7 @@ def serve(app, host: str = "127.0.0.1", port: int = 8000) -> None:
 
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted connections inherit it
     sock.bind((host, port))
     sock.listen(128)
     bound = sock.getsockname()[1]
@@ -158,8 +163,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000, help="0: a free port (printed)")
+    p.add_argument("--delay-ms", type=float, default=0.0, help="wait this long before answering (a simulated "
+                   "network round trip)")
     args = p.parse_args(argv)
-    serve(create_app(), args.host, args.port)
+    serve(create_app(delay=args.delay_ms / 1000), args.host, args.port)
     return 0
 
 
