@@ -183,3 +183,8 @@ def test_secrets_from_the_environment_stay_out_of_reports(tmp_path):
     written = "".join(p.read_text() for p in (tmp_path / "r").rglob("*") if p.is_file())
     assert "s3cret" not in written + proc.stdout + proc.stderr
     assert "$CHRF_AUDIT_HTTP_TOKEN" in written and "$CHRF_AUDIT_HTTP_HEADERS" in written
+
+
+def test_no_service_is_left_running():
+    """Every service these tests started (marked through its environment) is gone."""
+    assert marked("chrf-http-test") == [] and marked("chrf-http-healthy") == []
