@@ -26,6 +26,7 @@ final sigma, like ``String.prototype.toLowerCase``) is the reference's own arith
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,6 +35,11 @@ from typing import Sequence
 from reference_impl import ChrfParams, SegmentStats
 from reference_impl.scoring import effective_order_score
 from reference_impl.text import char_ngrams, word_ngrams
+
+
+@functools.lru_cache(maxsize=64)
+def _params(char_order: int, word_order: int, beta: int) -> ChrfParams:
+    return ChrfParams.make(char_order=char_order, word_order=word_order, beta=beta)
 
 
 def _matches(hc, rc) -> int:
@@ -92,7 +98,7 @@ class Metric:
         return SegmentStats(tuple(ht), tuple(rt), tuple(_matches(h, r) for h, r in zip(hc, rc)))
 
     def params(self, beta: int) -> ChrfParams:
-        return ChrfParams.make(char_order=self.char_order, word_order=self.word_order, beta=beta)
+        return _params(self.char_order, self.word_order, beta)
 
     def score(self, stats: SegmentStats, beta: int) -> Fraction:
         """Exact score on 0..100: P and R averaged over the effective orders, then F-beta."""

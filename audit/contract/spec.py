@@ -176,7 +176,7 @@ class Contract:
 
     def output_errors(self, response: Any) -> list[str]:
         """Where a response breaks the output schema (empty: it conforms)."""
-        return _schema_errors(self.doc["output_schema"], response)
+        return _schema_errors(self.doc["output_schema"], response)  # (fast path: _fast_valid)
 
     def exact(self, fraction: Fraction) -> str:
         from .definition import decimal_text
@@ -209,7 +209,48 @@ def _replace_input(template: Any, fields: Any) -> Any:
     return template
 
 
+#: Keywords whose meaning is the same in draft-07 and draft 2020-12: a schema that uses only
+#: these is first checked by a compiled fastjsonschema validator (a 256-segment answer in
+#: ~1 ms instead of ~50), and jsonschema (2020-12, the authority) runs only to word an error.
+_PORTABLE = frozenset({"$schema", "title", "description", "type", "const", "enum", "pattern", "minimum",
+                       "maximum", "minLength", "maxLength", "minItems", "maxItems", "items", "required",
+                       "properties", "additionalProperties"})
+_COMPILED: dict = {}
+
+
+def _portable(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        if not set(schema) <= _PORTABLE or isinstance(schema.get("items"), list):
+            return False
+        subs = list((schema.get("properties") or {}).values())
+        subs += [v for k, v in schema.items() if k in ("items", "additionalProperties") and isinstance(v, dict)]
+        return all(_portable(x) for x in subs)
+    return isinstance(schema, bool)
+
+
+def _fast_valid(schema: dict, doc: Any) -> bool:
+    """True when a compiled validator accepts ``doc`` (False: not known to be valid)."""
+    key = json.dumps(schema, sort_keys=True)
+    if key not in _COMPILED:
+        fn = None
+        if _portable(schema):
+            import fastjsonschema
+
+            fn = fastjsonschema.compile({k: v for k, v in schema.items() if k != "$schema"})
+        _COMPILED[key] = fn
+    fn = _COMPILED[key]
+    if fn is None:
+        return False
+    try:
+        fn(doc)
+    except Exception:  # noqa: BLE001 - any refusal: let jsonschema judge and word it
+        return False
+    return True
+
+
 def _schema_errors(schema: dict, doc: Any) -> list[str]:
+    if _fast_valid(schema, doc):
+        return []
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(schema)
