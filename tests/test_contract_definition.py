@@ -122,3 +122,27 @@ def test_unknown_contracts_are_one_line():
         load("chrf-compute@1.0.0")
     with pytest.raises(UsageError, match="no such contract file"):
         load("/nonexistent/contract.json")
+
+
+def test_the_fast_schema_check_agrees_with_jsonschema():
+    """Answers are first checked by a compiled validator; jsonschema (2020-12) is the
+    authority: whatever it rejects is rejected, and a schema with keywords whose meaning
+    changed between drafts is never compiled."""
+    import jsonschema
+
+    from audit.contract import spec
+
+    ev = M.evaluate(EXAMPLE["hypotheses"], EXAMPLE["references"])
+    good = {"metric": "chrF++", "char_order": 6, "word_order": 2, "beta": 2, "lowercase": False,
+            "segment_count": 2, "score": decimal_text(ev.score), "score_fraction": fraction_text(ev.score),
+            "segment_scores": [decimal_text(s) for s in ev.segment_scores], "word_tokens": ev.word_tokens}
+    bad = [dict(good, score="82.87"), dict(good, metric="chrF"), dict(good, segment_scores=[]),
+           dict(good, word_tokens=[{"hypothesis": ["a"]}]), dict(good, beta=True), {k: v for k, v in good.items()
+                                                                                   if k != "score"}]
+    validator = jsonschema.Draft202012Validator(C.doc["output_schema"])
+    assert C.output_errors(good) == [] and validator.is_valid(good)
+    for doc in bad:
+        assert C.output_errors(doc) and not validator.is_valid(doc), doc
+    assert spec._portable(C.doc["output_schema"])
+    assert not spec._portable({"type": "array", "prefixItems": [{"type": "string"}]})
+    assert not spec._portable({"type": "array", "items": [{"type": "string"}]})  # draft-07 tuple form
