@@ -156,6 +156,9 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None,
                 evidence=why,
             )
         )
+        request_body = getattr(adapter, "request_body", None)
+        if request_body is not None:  # a service: the request that reproduces it
+            findings[-1].request = request_body(obs.level, obs.inputs, claims.to_dict())
         findings[-1].group = group  # plain attribute: the signature group, not part of the JSON
         diff_key = getattr(obs, "differential_key", None)
         if fam.startswith("metamorphic-") and diff_key and diff_key[0] == "unexplained":
@@ -181,6 +184,9 @@ def _group_of(f: Finding) -> str:
 
 
 def _source(adapter, level: str) -> Optional[dict]:
+    record = getattr(adapter, "source_record", None)
+    if record is not None:  # a service (--http): its URL and contract, for curl repros
+        return record(level)
     loc = getattr(adapter, "sources", {}).get(level)
     process = getattr(adapter, "process", None)
     if process is not None:  # an external program: the command that reproduces it

@@ -81,9 +81,12 @@ class Checker:
 
     def __init__(self, adapter, tolerance: float):
         self.adapter = adapter
-        self.tolerance = tolerance
+        # An implementation that answers in decimals (a service's contract: six places) is
+        # held to the reference within half a unit of its last place; whether that place is
+        # rounded right is its contract's check (audit.contract), exact.
+        self.tolerance = max(tolerance, getattr(adapter, "resolution", 0.0) or 0.0)
         self._variants: dict = {}
-        self.classifier = Classifier(tolerance)
+        self.classifier = Classifier(self.tolerance)
         self.samples: dict[str, list] = {"sentence": [], "corpus": []}
         #: accepted parameters the implementation ignores (audit.claims_probe): name -> the
         #: claimed value it computes with whatever it is given

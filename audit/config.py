@@ -22,6 +22,9 @@ Every key is the long name of a ``check`` flag (kebab-case); command-line flags 
     impl = "mypkg.chrf:sentence_chrf"      # or nltk, sacrebleu, sacrebleu-chrf, ...
     corpus-impl = "mypkg.chrf:corpus_chrf"
     # external = "./my-scorer --jsonl"
+    # http = "https://scoring.example/chrf"  # a service, held to its contract (docs/http.md)
+    # contract = "chrf-plus-plus-compute@1.0.0"
+    # max-requests = 5000
     beta = 3
     scale = 1
     definition = "sacrebleu"
@@ -60,7 +63,8 @@ CLAIM_KEYS = {
     "char-order": "char_order", "word-order": "word_order", "beta": "beta", "lowercase": "lowercase",
     "whitespace": "whitespace", "definition": "definition", "scale": "scale",
 }
-IMPL_KEYS = ("impl", "corpus-impl", "external", "timeout", "max-refs", "name", "accepts") + tuple(CLAIM_KEYS)
+IMPL_KEYS = ("impl", "corpus-impl", "external", "http", "contract", "max-requests", "timeout", "max-refs",
+             "name", "accepts") + tuple(CLAIM_KEYS)
 PATH_KEYS = ("cases", "baseline", "json", "markdown", "junit", "reports-dir")
 TOP_KEYS = ("implementations", "max-examples", "seed", "hypothesis-profile", "tolerance", "timeout", "strict") + PATH_KEYS
 
@@ -77,6 +81,9 @@ class ImplConfig:
     max_refs: Optional[int] = None  # references per segment it takes (1: single-reference)
     name: Optional[str] = None  # its name in reports
     accepts: Optional[list] = None  # claims the callable takes as keyword arguments
+    http: Optional[str] = None  # a scoring service's URL (with contract)
+    contract: Optional[str] = None  # NAME@VERSION or a contract file (relative to the configuration)
+    max_requests: Optional[int] = None  # the service's request budget
 
 
 @dataclass
@@ -145,8 +152,10 @@ def _implementation(where: str, entry: Any) -> ImplConfig:
     for key, v in entry.items():
         if key not in IMPL_KEYS:
             raise _unknown(where, key, IMPL_KEYS)
-        if key in ("impl", "corpus-impl", "external", "name"):
+        if key in ("impl", "corpus-impl", "external", "name", "http", "contract"):
             setattr(out, key.replace("-", "_"), _str(where, key, v))
+        elif key == "max-requests":
+            out.max_requests = _int(where, key, v, minimum=1)
         elif key == "max-refs":
             out.max_refs = _int(where, key, v, minimum=1)
         elif key == "accepts":
@@ -163,8 +172,10 @@ def _implementation(where: str, entry: Any) -> ImplConfig:
             out.claims[CLAIM_KEYS[key]] = _bool(where, key, v)
         else:  # definition
             out.claims["definition"] = _str(where, key, v)
-    if not (out.impl or out.corpus_impl or out.external):
-        raise UsageError(f"{where}: needs impl, corpus-impl or external")
+    if not (out.impl or out.corpus_impl or out.external or out.http):
+        raise UsageError(f"{where}: needs impl, corpus-impl, external or http")
+    if bool(out.http) != bool(out.contract):
+        raise UsageError(f"{where}: http and contract go together")
     if out.claims:
         from .adapters import Claims
 
@@ -194,6 +205,11 @@ def parse(table: Any, path: Optional[Path] = None) -> Config:
                                  f"([[tool.chrf-audit.implementations]]), got {_type_name(v)}")
             cfg.implementations = [_implementation(f"{name}: [[tool.chrf-audit.implementations]] #{i}", e)
                                    for i, e in enumerate(v, start=1)]
+            from .contract import builtin_names
+
+            for entry in cfg.implementations:  # a contract file is relative to the configuration
+                if entry.contract and entry.contract not in builtin_names():
+                    entry.contract = str(base / entry.contract)
         elif key == "max-examples":
             cfg.max_examples = _int(where, key, v, minimum=1)
         elif key == "seed":

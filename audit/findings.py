@@ -71,6 +71,8 @@ class Finding:
     #: why the name is earned: "explains 12 of 12 targeted inputs" (a confirmed family), the
     #: character classes an unexplained divergence needs, or a metamorphic relation's evidence
     evidence: Optional[str] = None
+    #: an HTTP service's finding (``--http``): the request body that reproduces it, as sent
+    request: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -104,6 +106,9 @@ class AdapterSummary:
     #: of the implementation reproduces n of the m scores it returned under the claimed
     #: parameters (audit.fitting)
     fit: dict = field(default_factory=dict)
+    #: a service audited by its contract (``--http``): the conformance table of
+    #: ``audit.contract.checks`` (each promise kept or broken), else None
+    contract: Optional[dict] = None
 
 
 @dataclass

@@ -76,7 +76,7 @@ def _narrowed(call: dict, name: str) -> dict:
 def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optional[Callable] = None,
               on_summary: Optional[Callable] = None) -> list:
     """AdapterSummary per adapter, in the adapters' order."""
-    from .runner import audit_level, levels_of, summarize
+    from .runner import audit_level, finish_summary, levels_of, summarize
     from .search import Progress
 
     units = [(i, level) for i, a in enumerate(adapters) for level in levels_of(a)]
@@ -91,6 +91,7 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
             progress(Progress(a.name, f"{unit.level} done", unit.examples, len(unit.findings), unit.elapsed))
         if len(done[i]) == len(levels_of(a)):
             summaries[i] = summarize(a, [done[i][lvl] for lvl in levels_of(a)])
+            finish_summary(a, summaries[i], options)
             if progress:
                 s = summaries[i]
                 progress(Progress(a.name, "done", s.examples, len(s.findings), s.elapsed))

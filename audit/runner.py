@@ -215,6 +215,15 @@ def summarize(adapter, units: list[LevelAudit]) -> AdapterSummary:
     )
 
 
+def finish_summary(adapter, summary: AdapterSummary, options: dict) -> None:
+    """What an implementation promises beyond the definition it claims, checked once its
+    levels are audited: a service's contract (``HttpAdapter.audit_contract``, issue 22).
+    Other adapters have nothing to add."""
+    hook = getattr(adapter, "audit_contract", None)
+    if hook is not None:
+        hook(summary, options)
+
+
 def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
                   cases_dir: Optional[Path] = Path("cases"), derandomize: bool = False,
                   progress: Optional[Callable[[Progress], None]] = None,
@@ -223,6 +232,7 @@ def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance:
     units = [audit_level(adapter, level, seed=seed, max_examples=max_examples, tolerance=tolerance,
                          cases_dir=cases_dir, progress=progress, profile=profile) for level in levels_of(adapter)]
     summary = summarize(adapter, units)
+    finish_summary(adapter, summary, dict(seed=seed, max_examples=max_examples, tolerance=tolerance))
     if progress:
         progress(Progress(adapter.name, "done", summary.examples, len(summary.findings), summary.elapsed))
     return summary

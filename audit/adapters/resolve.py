@@ -66,6 +66,11 @@ def resolve(
     max_refs: Optional[int] = None,
     name: Optional[str] = None,
     accepts: Optional[Iterable[str]] = None,
+    http: Optional[str] = None,
+    contract: Optional[str] = None,
+    max_requests: Optional[int] = None,
+    http_concurrency: int = 4,
+    http_retries: int = 3,
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 
@@ -73,7 +78,10 @@ def resolve(
     * ``impl``: ``nltk``, ``sacrebleu`` (the four), one sacreBLEU adapter by name, a comma
       list of those, or ``package.module:function`` (sentence level);
     * ``corpus_impl``: ``package.module:function`` (corpus level), with ``impl`` one adapter;
-    * ``external``: a command speaking docs/external-protocol.md.
+    * ``external``: a command speaking docs/external-protocol.md;
+    * ``http`` with ``contract``: a scoring service held to its contract (docs/http.md), with
+      at most ``max_requests`` requests, ``http_concurrency`` at a time, each retried up to
+      ``http_retries`` times on 429/5xx or a dropped connection.
 
     ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
     ``max_refs`` (the most references per segment it takes; 1: a single-reference library),
@@ -98,9 +106,19 @@ def resolve(
     builtin: list[str] = []
     if impl is not None and ":" in impl:
         callable_spec = impl
-    elif impl is not None or (corpus_impl is None and external is None):
+    elif impl is not None or (corpus_impl is None and external is None and http is None):
         builtin = _builtin_names(impl)
-    custom = int(bool(callable_spec or corpus_impl)) + int(external is not None)
+    custom = int(bool(callable_spec or corpus_impl)) + int(external is not None) + int(http is not None)
+    if (http is None) != (contract is None):
+        raise AdapterError("--http URL and --contract NAME@VERSION|FILE go together")
+    if max_requests is not None and (isinstance(max_requests, bool) or not isinstance(max_requests, int)
+                                     or max_requests < 1):
+        raise AdapterError(f"--max-requests must be an integer >= 1, got {max_requests!r}")
+    if max_requests is not None and http is None:
+        raise AdapterError("--max-requests limits the requests to an --http service")
+    if http is not None and overrides:
+        raise AdapterError(f"--http: the contract states what the service computes; claim flags "
+                           f"({', '.join(sorted(overrides))}) do not apply")
     accepts = _check_accepts(accepts)
     if accepts and not (callable_spec or corpus_impl):
         raise AdapterError("--accepts describes a package.module:function implementation (a program says "
@@ -108,8 +126,8 @@ def resolve(
     for value, flag in ((max_refs, "--max-refs"), (name, "--name")):
         if value is not None and (custom != 1 or builtin):
             raise AdapterError(
-                f"{flag} describes one package.module:function implementation or one --external "
-                f"program; built-in adapters have their own"
+                f"{flag} describes one package.module:function implementation, one --external "
+                f"program or one --http service; built-in adapters have their own"
             )
     if corpus_impl is not None and ":" not in corpus_impl:
         raise AdapterError(
@@ -126,11 +144,11 @@ def resolve(
     clients: dict[str, object] = {}
     plan = []  # (name, client, bid, claims, supports, accepts, native_signature)
     for name in builtin:
-        spec, claims, accepts, supports = BUILTINS[name]
+        spec, claims, builtin_accepts, supports = BUILTINS[name]
         group = spec["kind"]
         client = clients.get(group) or clients.setdefault(group, make_client())
         bid = _bid_for(client, spec)
-        plan.append((name, client, bid, claims, supports, accepts, group == "sacrebleu"))
+        plan.append((name, client, bid, claims, supports, builtin_accepts, group == "sacrebleu"))
     if callable_spec or corpus_impl:
         client = clients.setdefault("callable", make_client())
         spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl, "accepts": sorted(accepts)}
@@ -164,6 +182,14 @@ def resolve(
             if name is not None:
                 ext.name = name.strip()
             adapters.append(ext)
+        if http is not None:
+            from .http import HttpAdapter
+
+            if max_refs is not None:
+                raise AdapterError("--max-refs: an --http service takes what its contract states (one reference)")
+            adapters.append(HttpAdapter.start(http, contract, timeout=timeout, max_requests=max_requests,
+                                              concurrency=http_concurrency, retries=http_retries,
+                                              name=given_name.strip() if given_name else None))
     except BaseException:
         for a in adapters:
             a.close()
@@ -175,7 +201,8 @@ def resolve(
     call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
             "timeout": timeout, "isolate": isolate, "max_refs": max_refs, "accepts": sorted(accepts) or None}
     for a in adapters:
-        a.spec = dict(call, name=a.name, given_name=given_name)
+        if not getattr(a, "source_record", None):  # a service stays in this process: one budget
+            a.spec = dict(call, name=a.name, given_name=given_name)
     return adapters
 
 

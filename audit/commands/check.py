@@ -73,12 +73,14 @@ def _merge(args, cfg: _config.Config) -> None:
 
 def _plans(args, cfg: _config.Config) -> list[argparse.Namespace]:
     """One namespace per implementation entry, in the shape resolve_adapters reads."""
-    if args.impl or args.corpus_impl or args.external or not cfg.implementations:
+    if args.impl or args.corpus_impl or args.external or args.http or not cfg.implementations:
         return [args]
     plans = []
     for entry in cfg.implementations:
         ns = argparse.Namespace(**vars(args))
         ns.impl, ns.corpus_impl, ns.external = entry.impl, entry.corpus_impl, entry.external
+        ns.http, ns.contract = entry.http, entry.contract
+        ns.max_requests = args.max_requests if args.max_requests is not None else entry.max_requests
         ns.max_refs = args.max_refs if args.max_refs is not None else entry.max_refs
         ns.name = args.name if args.name is not None else entry.name
         ns.accepts = getattr(args, "accepts", None) or entry.accepts

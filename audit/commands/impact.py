@@ -77,6 +77,8 @@ def _resolve_adapter(args):
         from ..adapters import resolve
     except ImportError as exc:  # pragma: no cover - adapters are part of the package
         raise UsageError(f"implementation adapters unavailable: {exc}") from None
+    if getattr(args, "http", None):
+        raise UsageError("impact needs corpus scores; an --http service's are contract checks (docs/http.md)")
     impl = args.impl if args.impl or args.corpus_impl or args.external else "nltk"
     adapters = resolve(impl, corpus_impl=args.corpus_impl, external=args.external,
                        overrides=_overrides(args) or None, timeout=args.timeout, **custom_flags(args))

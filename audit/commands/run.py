@@ -47,6 +47,17 @@ def add_impl_flags(p: argparse.ArgumentParser, timeout: float = 5.0, title: str 
                    help="package.module:function (corpus level: function(hypotheses, references_per_segment) -> float)")
     g.add_argument("--external", metavar="COMMAND",
                    help="an external program speaking the JSON-lines protocol (docs/external-protocol.md)")
+    g.add_argument("--http", metavar="URL",
+                   help="a scoring service: the URL its contract's requests are sent to (with --contract; docs/http.md)")
+    g.add_argument("--contract", metavar="NAME@VERSION|FILE",
+                   help="the service's contract: built in chrf-plus-plus-compute@1.0.0, or a contract file")
+    g.add_argument("--max-requests", type=int, metavar="N",
+                   help="--http: send at most N requests (retries not counted); more is a one-line error")
+    g.add_argument("--http-concurrency", type=int, default=4, metavar="N",
+                   help="--http: requests in flight at once (default 4)")
+    g.add_argument("--http-retries", type=int, default=3, metavar="N",
+                   help="--http: retries of a request answered 429/5xx or dropped, with backoff and Retry-After "
+                        "(default 3)")
     g.add_argument("--max-refs", type=int, metavar="N",
                    help="the most references per segment the callable or program takes (1: a single-reference "
                         "library); the search never sends more")
@@ -156,9 +167,28 @@ def validate_search_args(args) -> None:
 
 
 def custom_flags(args) -> dict:
-    """``--max-refs`` and ``--name`` as resolve() keywords (absent in older namespaces)."""
-    return {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
-            "accepts": getattr(args, "accepts", None)}
+    """``--max-refs``, ``--name``, ``--accepts`` and the ``--http`` options as resolve() keywords (absent in
+    older namespaces)."""
+    out = {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
+           "accepts": getattr(args, "accepts", None)}
+    if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None:
+        for flag in ("http_concurrency", "http_retries"):
+            value = getattr(args, flag, None)
+            if value is not None and (value < (1 if flag == "http_concurrency" else 0) or value > 64):
+                raise UsageError(f"--{flag.replace('_', '-')} must be between "
+                                 f"{1 if flag == 'http_concurrency' else 0} and 64, got {value}")
+        out.update(http=getattr(args, "http", None), contract=getattr(args, "contract", None),
+                   max_requests=getattr(args, "max_requests", None),
+                   http_concurrency=getattr(args, "http_concurrency", None) or 4,
+                   http_retries=4 if getattr(args, "http_retries", None) is None else args.http_retries)
+    elif getattr(args, "max_requests", None) is not None:
+        raise UsageError("--max-requests limits the requests to an --http service")
+    return out
+
+
+def implementation_given(args) -> bool:
+    """Whether the command line (or a configuration entry) names implementations."""
+    return bool(args.impl or args.corpus_impl or args.external or getattr(args, "http", None))
 
 
 def resolve_adapters(args):
@@ -244,7 +274,7 @@ def impact_studies(args, result) -> dict | None:
                 a.implementation, "no finding, so its scores are the reference's on this data")
     if not wanted:
         return out
-    if args.impl or args.corpus_impl or args.external:
+    if implementation_given(args):
         adapters = resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
                            overrides=claim_overrides(args) or None, timeout=args.impact_timeout,
                            **custom_flags(args))
@@ -309,13 +339,15 @@ def run(args) -> int:
     from ..outputs import check_report_outputs
 
     validate_search_args(args)
-    check_report_outputs(args, Path("reports") if not (args.impl or args.corpus_impl or args.external) else None)
+    check_report_outputs(args, Path("reports") if not implementation_given(args) else None)
+    if getattr(args, "impact_data", None) is not None and getattr(args, "http", None):
+        raise UsageError("--impact-data needs corpus scores; an --http service's are contract checks (docs/http.md)")
     if getattr(args, "impact_data", None) is not None:
         from ..impact import load_impact_data
 
         load_impact_data(args.impact_data)  # a bad directory fails before the audit, not after
     adapters = resolve_adapters(args)
-    default_dir = Path("reports") if not (args.impl or args.corpus_impl or args.external) else None
+    default_dir = Path("reports") if not implementation_given(args) else None
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
     from .. import report
     from ..enrich import start_verification

@@ -285,3 +285,15 @@ DEVIATIONS = [
     Deviation("unexplained", "the score differs from the definition and no known deviation explains it",
               "unexplained"),
 ]
+
+
+# -- service contracts (audit.contract, --http): one family per promise of a scoring contract.
+# Outcome-like entries without a model: the contract checks judge them, not audit.explain.
+# Kept in this one block; their texts live with the promises (audit/contract/promises.py).
+def _contract_entries():
+    from ..contract.promises import PROMISES
+
+    return [Deviation(p.family, p.title, "contract") for p in PROMISES]
+
+
+DEVIATIONS += _contract_entries()

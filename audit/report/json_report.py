@@ -67,6 +67,7 @@ def build(enriched, *, impact: Optional[dict] = None, timestamp: bool = False) -
             "families": [f.family for f in a.findings],
             "report": f"{enriched.slugs[a.implementation]}.md",
             "impact": (impact or {}).get(a.implementation),
+            "contract": getattr(a, "contract", None),
         }
         for a in result.adapters
     ]

@@ -9,6 +9,7 @@ from typing import Any, Optional
 from ..families import title as family_title
 from ._plain import plain
 from ._text import escape, fit_line, md_cell, md_code, md_table, num, quoted, repro_text, signed
+from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
 
 DEFINITIONS = ("sacrebleu", "sacrebleu-eps", "chrfpp")
@@ -172,6 +173,7 @@ def render_markdown(summary, enriched, impact: Optional[dict] = None) -> str:
         lines += [f"- {md_cell(fit_line(impl, level, fit))}." for level, fit in fits.items()] + [""]
     lines += ["## Conformance", "", "Does the implementation meet each chrF definition, at each level?", ""]
     lines += conformance_matrix(summary) + [""]
+    lines += contract_markdown(getattr(summary, "contract", None))
     lines += ["## Environment", ""]
     lines += md_table(["", ""], [
         ["Implementation", md_cell(f"{impl} {version or '(version unknown)'}")],

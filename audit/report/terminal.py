@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ._text import fit_line, num, quoted, repro_text, signed
+from .contract_table import terminal_lines
 
 MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
 NUM_W = 10  # expected, actual, difference
@@ -137,6 +138,9 @@ def render_terminal(result, console: Optional[Console] = None) -> None:
         if a.findings:
             for level, fit in getattr(a, "fit", {}).items():
                 console.print(Text(fit_line(a.implementation, level, fit)), no_wrap=False)
+        for line in terminal_lines(a.implementation, getattr(a, "contract", None), console.width):
+            console.print(Text(line, style="" if plain or "BROKEN" not in line else "red"), no_wrap=True, crop=False,
+                          overflow="ignore")
     clean = [a for a in result.adapters if not a.findings]
     for a in clean:
         console.print(Text(f"{a.implementation}{' ' + a.version if a.version else ''}: no finding "

@@ -105,9 +105,29 @@ def protocol_request(finding, request_id: int = 1) -> dict:
     return request
 
 
+def _http_snippet(implementation: str, finding) -> str:
+    """An HTTP service's finding: the curl command sending the request that shows it."""
+    from ..http import curl
+
+    m, src = finding.minimal, finding.source or {}
+    head = [f"# chrF repro for {implementation} ({src.get('contract', 'its contract')}): {finding.family}",
+            f"# {finding.title}."]
+    if finding.origin == "contract":
+        head.append(f"# {_one_line(m.detail)}")
+    else:
+        head.append(f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100; "
+                    f"it answered {_one_line(m.actual_raw if m.actual_raw is not None else m.detail or m.outcome)}.")
+    env = src.get("env_headers") or []
+    return "\n".join(head) + "\n" + curl.command(
+        src.get("url") or implementation, finding.request, method=src.get("method") or "POST",
+        env_headers="CHRF_AUDIT_HTTP_HEADERS" in env, env_token="CHRF_AUDIT_HTTP_TOKEN" in env) + "\n"
+
+
 def _generic_snippet(implementation: str, finding) -> str:
     import json
 
+    if (finding.source or {}).get("call") == "http" and getattr(finding, "request", None) is not None:
+        return _http_snippet(implementation, finding)
     m = finding.minimal
     head = [f"# chrF repro for {implementation}: {finding.family}", f"# {finding.title}"]
     if finding.family.startswith("metamorphic-"):

@@ -1,0 +1,189 @@
+"""Adapter for a scoring service behind its published contract (``--http URL --contract C``).
+
+The audit's calls become requests of the contract: a sentence-level batch of N inputs is
+sent as ceil(N / max_segments) requests (fewer when the byte limit needs it), each scoring
+up to ``max_segments`` segments at once, and every input's score is read from
+``segment_scores``; nothing is sent one input at a time that the contract lets us batch.
+The search runs at the sentence level only: there the contract's metric and the
+reference's ``sacrebleu`` definition are the same (audit.contract.definition), while the
+corpus score is held to the contract's own definition by the contract checks
+(``audit.contract.checks``, run after the search through ``audit_contract``).
+
+Scores come as decimals with the contract's places, so the comparison with the exact
+reference allows half a unit in the last place (``resolution``); whether that last place is
+*right* (half to even) is a contract check, exact.  A request that fails costs the inputs
+it carried an outcome each (refused: ``exception``, 5xx or dropped: ``crash``, no answer:
+``timeout``, not the contract's answer: ``invalid``), never the audit.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Optional
+
+from ..http.client import HttpClient, Reply, check_url, headers_from_env, public_url
+from .base import Adapter, AdapterError, Claims, Support
+
+_DECIMAL = re.compile(r"^[0-9]{1,3}\.[0-9]+$")
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+class HttpAdapter(Adapter):
+    """One service endpoint held to one contract."""
+
+    accepts = frozenset({"lowercase"})  # beta is a contract check: the search's swarm draws 0.5
+    sources: dict = {}
+
+    def __init__(self, url: str, contract, client: HttpClient, *, name: Optional[str] = None,
+                 env_headers: tuple = (), claims: Optional[Claims] = None):
+        self.url = url
+        self.contract = contract
+        self.client = client
+        self.env_headers = env_headers  # which variables supplied headers (never their values)
+        self.name = name or public_url(url)
+        self.version = contract.id
+        m = contract.metric
+        lo, hi, beta = contract.beta_range
+        self.claims = claims or Claims(char_order=m.char_order, word_order=m.word_order, beta=beta,
+                                       lowercase=contract.lowercase_default, whitespace=False,
+                                       definition="sacrebleu", scale=100)
+        self.supports = Support(sentence=True, corpus=False, multi_reference=False, max_refs=1)
+        self.accepts_surrogates = contract.limits.get("lone_surrogates") == "accepted"
+        #: half a unit in the last decimal place, and a hair for float subtraction near 100
+        self.resolution = 0.5 * 10.0 ** -contract.decimals + 1e-11
+        self._closed = False
+        self._owner = True
+
+    @classmethod
+    def start(cls, url: str, contract_spec: str, *, timeout: float = 5.0, max_requests: Optional[int] = None,
+              concurrency: int = 4, retries: int = 3, name: Optional[str] = None, environ=None) -> "HttpAdapter":
+        import os
+
+        from ..contract import load
+
+        check_url(url)
+        contract = load(contract_spec)
+        environ = os.environ if environ is None else environ
+        headers = dict(contract.doc["request"].get("headers") or {})
+        extra = headers_from_env(environ)
+        headers.update(extra)
+        from ..http.client import HEADERS_ENV, TOKEN_ENV
+
+        env_headers = tuple(v for v in (HEADERS_ENV, TOKEN_ENV) if environ.get(v))
+        client = HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
+                            concurrency=concurrency, retries=retries, max_requests=max_requests, headers=headers)
+        adapter = cls(url, contract, client, name=name, env_headers=env_headers)
+        try:
+            adapter.preflight()
+        except BaseException:
+            client.close()
+            raise
+        return adapter
+
+    def preflight(self) -> None:
+        """One request (the contract's example) before the audit: a service that cannot be
+        reached is a one-line error, not a report full of ``crash`` findings."""
+        ex = self.contract.doc.get("example", {}).get("request") or {"hypotheses": ["a"], "references": ["a"]}
+        reply = self.client.send(self.contract.body(ex["hypotheses"], ex["references"]))
+        if reply.kind in ("dropped", "timeout"):
+            raise AdapterError(f"--http {public_url(self.url)}: {reply.detail}")
+
+    # -- Adapter ------------------------------------------------------------------------------
+    def _variant(self, claims: Claims) -> "HttpAdapter":
+        v = HttpAdapter(self.url, self.contract, self.client, name=self.name, env_headers=self.env_headers,
+                        claims=claims)
+        v._owner = False
+        return v
+
+    def request_body(self, level: str, inputs: dict, claims: Optional[dict] = None):
+        """The request that scores one search input (the repro of a search finding)."""
+        claims = claims or self.claims.to_dict()
+        if level == "sentence":
+            hyps, refs = [inputs["hypothesis"]], [inputs["references"][0]]
+        else:
+            hyps, refs = list(inputs["hypotheses"]), [r[0] for r in inputs["references"]]
+        return self.contract.body(hyps, refs, **self._params(claims))
+
+    def _params(self, claims: dict) -> dict:
+        """The optional parameters to send: those that differ from the contract's defaults."""
+        lo, hi, default = self.contract.beta_range
+        out = {}
+        if self.contract.takes("beta") and claims.get("beta", default) != default:
+            out["beta"] = int(claims["beta"])
+        if self.contract.takes("lowercase") and bool(claims.get("lowercase")) != self.contract.lowercase_default:
+            out["lowercase"] = bool(claims["lowercase"])
+        return out
+
+    def batches(self, items: list) -> list[list[int]]:
+        """Indices of ``items`` grouped into requests within the contract's limits."""
+        out, current, size = [], [], 0
+        for i, (h, refs) in enumerate(items):
+            n = _utf8_len(h) + _utf8_len(refs[0])
+            if current and (len(current) == self.contract.max_segments or size + n > self.contract.max_bytes):
+                out.append(current)
+                current, size = [], 0
+            current.append(i)
+            size += n
+        if current:
+            out.append(current)
+        return out
+
+    def _score(self, op: str, items: list) -> list[tuple]:
+        if op != "sentence":  # pragma: no cover - supports.corpus is False
+            raise NotImplementedError("corpus scores of a service are contract checks")
+        params = self._params(self.claims.to_dict())
+        groups = self.batches(items)
+        bodies = [self.contract.body([items[i][0] for i in g], [items[i][1][0] for i in g], **params) for g in groups]
+        results: list = [None] * len(items)
+        for g, reply in zip(groups, self.client.map(bodies)):
+            for k, i in enumerate(g):
+                results[i] = self.segment_result(reply, k, len(g))
+        return results
+
+    def segment_result(self, reply: Reply, k: int, n: int) -> tuple:
+        """The worker-style result (``base.outcome_from_result``) of segment ``k`` of ``n``."""
+        if reply.kind == "timeout":
+            return ("timeout", reply.detail)
+        if reply.kind in ("dropped", "server-error"):
+            return ("crash", reply.detail)
+        if reply.kind == "refused":
+            return ("exception", f"refused: {reply.detail}")
+        if reply.kind == "garbage":
+            return ("invalid", reply.text[:200] or None, reply.detail)
+        body = reply.body
+        if isinstance(body, dict) and "error" in body and "score" not in body:
+            return ("exception", f"error response: {str(body['error'])[:200]}")
+        try:
+            scores = self.contract.field(body, "segment_scores")
+        except (KeyError, TypeError):
+            return ("invalid", reply.text[:200], "the response has no segment_scores")
+        if not isinstance(scores, list) or len(scores) != n:
+            return ("invalid", reply.text[:200],
+                    f"segment_scores is not a list of {n} scores (got {type(scores).__name__}"
+                    + (f" of {len(scores)}" if isinstance(scores, list) else "") + ")")
+        s = scores[k]
+        if not isinstance(s, str) or not _DECIMAL.match(s):
+            return ("invalid", repr(s)[:200], f"segment_scores[{k}] is not a decimal string")
+        return ("value", float(Decimal(s)), s)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            if self._owner:
+                self.client.close()
+
+    # -- what reports need --------------------------------------------------------------------
+    def source_record(self, level: str) -> dict:
+        return {"call": "http", "url": public_url(self.url), "method": self.contract.doc["request"]["method"],
+                "contract": self.contract.id, "env_headers": list(self.env_headers)}
+
+    def audit_contract(self, summary, options: dict) -> None:
+        """The contract checks, after the search: findings and the conformance table join
+        ``summary`` (``audit.contract.checks``)."""
+        from ..contract.checks import audit_contract
+
+        audit_contract(self, summary, seed=options.get("seed", 0), max_examples=options.get("max_examples", 100))

@@ -1,0 +1,163 @@
+"""The metric a contract states, computed exactly: pure functions, no I/O.
+
+A scoring service is held to the definition its contract *words*, not to whichever of the
+reference's definitions it resembles.  chrf-plus-plus-compute 1.0.0 (seeds/004) states
+chrF++ in terms that match ``reference_impl``'s ``sacrebleu`` definition except in two
+details, so its metric is built here on the reference's pure pieces (``char_ngrams``,
+``word_ngrams``, ``SegmentStats``, ``effective_order_score``) rather than by calling
+``sentence_score``/``corpus_score``:
+
+* **whitespace** is the contract's explicit list of 29 code points, not "whatever
+  ``str.isspace()`` says in this Python" (equal today; a Unicode update could change
+  Python's, never the contract's);
+* **hypothesis counts are never zeroed.**  sacreBLEU (and so the reference's ``sacrebleu``
+  definition) records a segment's hypothesis count of an order as 0 when that segment's
+  reference has no n-gram of the order.  The contract says only that the corpus score "sums
+  per-order counts over all segments" and that an order enters the averages when both
+  sides have n-grams of it: a hypothesis n-gram is counted wherever it occurs.  At the
+  sentence level the two agree (such an order is not effective either way); at the corpus
+  level they differ when one segment's reference is shorter than an order another
+  segment's is not (a one-word reference has no word bigram, say).
+
+Everything else (code points, no normalization, the one-mark punctuation split, clipped
+matches, effective orders, F-beta, ``str.lower()`` = Unicode default case mapping with
+final sigma, like ``String.prototype.toLowerCase``) is the reference's own arithmetic.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Sequence
+
+from reference_impl import ChrfParams, SegmentStats
+from reference_impl.scoring import effective_order_score
+from reference_impl.text import char_ngrams, word_ngrams
+
+
+@functools.lru_cache(maxsize=64)
+def _params(char_order: int, word_order: int, beta: int) -> ChrfParams:
+    return ChrfParams.make(char_order=char_order, word_order=word_order, beta=beta)
+
+
+def _matches(hc, rc) -> int:
+    """Clipped matches: sum over reference n-grams of min(reference count, hypothesis count)."""
+    if len(hc) > len(rc):
+        hc, rc = rc, hc
+    return sum(min(n, rc[g]) for g, n in hc.items() if g in rc)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """chrF / chrF++ as a contract states it (``word_order`` 0 is plain chrF)."""
+
+    char_order: int
+    word_order: int
+    whitespace: frozenset
+    punctuation: frozenset
+    _split: re.Pattern = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        klass = "".join(re.escape(c) for c in sorted(self.whitespace))
+        object.__setattr__(self, "_split", re.compile(f"[{klass}]+"))
+
+    # -- text ------------------------------------------------------------------------------
+    def chars(self, text: str) -> str:
+        """The code points n-grams are built from: every whitespace code point removed."""
+        return "".join(self._split.split(text))
+
+    def tokens(self, text: str) -> list[str]:
+        """Word tokens: the text split on runs of whitespace; a word of more than one code
+        point loses one punctuation mark, from its end, else from its start."""
+        out: list[str] = []
+        for w in self._split.split(text):
+            if not w:
+                continue
+            if len(w) > 1 and w[-1] in self.punctuation:
+                out += [w[:-1], w[-1]]
+            elif len(w) > 1 and w[0] in self.punctuation:
+                out += [w[0], w[1:]]
+            else:
+                out.append(w)
+        return out
+
+    # -- statistics ------------------------------------------------------------------------
+    def segment_stats(self, hypothesis: str, reference: str, lowercase: bool = False) -> SegmentStats:
+        """Per order (characters 1..nc, then words 1..nw): hypothesis n-grams, reference
+        n-grams, clipped matches.  Hypothesis counts are kept whatever the reference has."""
+        if lowercase:
+            hypothesis, reference = hypothesis.lower(), reference.lower()
+        hc, ht = char_ngrams(self.chars(hypothesis), self.char_order)
+        rc, rt = char_ngrams(self.chars(reference), self.char_order)
+        if self.word_order:
+            hw, hwt = word_ngrams(self.tokens(hypothesis), self.word_order)
+            rw, rwt = word_ngrams(self.tokens(reference), self.word_order)
+            hc, ht, rc, rt = hc + hw, ht + hwt, rc + rw, rt + rwt
+        return SegmentStats(tuple(ht), tuple(rt), tuple(_matches(h, r) for h, r in zip(hc, rc)))
+
+    def params(self, beta: int) -> ChrfParams:
+        return _params(self.char_order, self.word_order, beta)
+
+    def score(self, stats: SegmentStats, beta: int) -> Fraction:
+        """Exact score on 0..100: P and R averaged over the effective orders, then F-beta."""
+        return effective_order_score(stats, self.params(beta))
+
+    def evaluate(self, hypotheses: Sequence[str], references: Sequence[str], beta: int = 2,
+                 lowercase: bool = False) -> "Evaluation":
+        """Everything a response states about a valid request: corpus score (from summed
+        statistics), segment scores and word tokens, in input order."""
+        stats = [self.segment_stats(h, r, lowercase) for h, r in zip(hypotheses, references)]
+        total = stats[0]
+        for s in stats[1:]:
+            total = total + s
+        fold = str.lower if lowercase else str
+        return Evaluation(
+            score=self.score(total, beta),
+            segment_scores=[self.score(s, beta) for s in stats],
+            word_tokens=[{"hypothesis": self.tokens(fold(h)), "reference": self.tokens(fold(r))}
+                         for h, r in zip(hypotheses, references)],
+        )
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    score: Fraction
+    segment_scores: list
+    word_tokens: list
+
+
+def code_points(ranges: Sequence[str]) -> frozenset:
+    """``["0009-000D", "0020", ...]`` (hexadecimal, inclusive ranges) as a set of characters."""
+    out = set()
+    for item in ranges:
+        lo, _, hi = item.partition("-")
+        out.update(map(chr, range(int(lo, 16), int(hi or lo, 16) + 1)))
+    return frozenset(out)
+
+
+# -- how a response writes exact numbers ------------------------------------------------------
+def decimal_text(x: Fraction, places: int = 6, rounding: str = "half-even") -> str:
+    """``x`` (>= 0) with ``places`` decimals, rounded exactly.  ``rounding``: "half-even" (the
+    contract's), or the usual mistakes, to name them: "half-up", "half-down", "down"."""
+    scale = 10 ** places
+    q, r = divmod(x.numerator * scale, x.denominator)
+    twice = 2 * r
+    if rounding == "down" or r == 0:
+        pass
+    elif twice > x.denominator or (twice == x.denominator and (
+            rounding == "half-up" or (rounding == "half-even" and q % 2))):
+        q += 1
+    whole, frac = divmod(q, scale)
+    return f"{whole}.{frac:0{places}d}" if places else str(whole)
+
+
+def fraction_text(x: Fraction) -> str:
+    """The reduced fraction "n/d" (a Fraction is always reduced; 0 is "0/1")."""
+    return f"{x.numerator}/{x.denominator}"
+
+
+def is_tie(x: Fraction, places: int = 6) -> bool:
+    """Whether rounding ``x`` to ``places`` decimals is a tie (exactly half way)."""
+    return (x * 10 ** places * 2).denominator == 1 and (x * 10 ** places).denominator == 2

@@ -1,0 +1,205 @@
+"""Judging one answer against the contract (pure: a reply in, violations out).
+
+A violation names the promise it breaks.  When an answer is wrong, the judge says *how*
+before naming it: a score that is right but for its last decimal is a rounding fault, a
+score that is the value *without* lowercasing (or at the default beta) is the lowercase
+(or beta) promise, a token list that is the unlowercased tokens likewise; anything else
+wrong is the value promise itself (corpus score, segment scores, tokens).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from math import gcd
+from typing import Any, Optional
+
+from .definition import Evaluation, decimal_text, fraction_text
+
+_FRACTION = re.compile(r"^(0|[1-9][0-9]*)/([1-9][0-9]*)$")
+_DECIMAL = re.compile(r"^[0-9]{1,3}\.[0-9]+$")
+
+
+@dataclass(frozen=True)
+class Violation:
+    family: str
+    detail: str  # one line: what was expected, what came
+    outcome: str = "value"  # audit.findings.OUTCOMES
+    expected: Optional[Fraction] = None  # the contract's exact value at stake (None: no number)
+    actual: Optional[str] = None  # the service's own text of the number at stake
+    segment: Optional[int] = None  # the segment at stake
+
+
+def refusal_failure(reply) -> Optional[Violation]:
+    """What is wrong with the answer to a request the contract refuses (None: refused)."""
+    if reply.kind == "refused":
+        return None
+    if reply.kind == "json":
+        body = reply.body
+        if isinstance(body, dict) and "error" in body and "score" not in body:
+            return None
+        score = body.get("score") if isinstance(body, dict) else None
+        return Violation("", f"scored it ({reply.detail}" + (f", score {score!r})" if score is not None else ")"),
+                         "value", actual=score if isinstance(score, str) else None)
+    outcome = {"server-error": "crash", "dropped": "crash", "timeout": "timeout", "garbage": "invalid"}[reply.kind]
+    return Violation("", f"no error response: {reply.detail}", outcome)
+
+
+def unscored(reply) -> Optional[Violation]:
+    """Why a valid request got no answer to judge (None: it did)."""
+    if reply.kind == "json":
+        body = reply.body
+        if isinstance(body, dict) and "error" in body and "score" not in body:
+            return Violation("", f"refused a valid input: {str(body['error'])[:160]}", "exception")
+        return None
+    outcome = {"refused": "exception", "server-error": "crash", "dropped": "crash", "timeout": "timeout",
+               "garbage": "invalid"}[reply.kind]
+    return Violation("", ("refused a valid input: " if reply.kind == "refused" else "") + reply.detail, outcome)
+
+
+def _number(text: Any, pattern) -> Optional[Fraction]:
+    if not isinstance(text, str):
+        return None
+    m = pattern.match(text)
+    if not m:
+        return None
+    return Fraction(int(m.group(1)), int(m.group(2))) if pattern is _FRACTION else Fraction(Decimal(text))
+
+
+class Judge:
+    """Judges answers to valid requests of one contract."""
+
+    def __init__(self, contract):
+        self.contract = contract
+        self.metric = contract.metric
+        self.places = contract.decimals
+        self._cache: dict = {}
+
+    def expected(self, fields: dict, **changes) -> Evaluation:
+        f = {**fields, **changes}
+        key = (tuple(f["hypotheses"]), tuple(f["references"]), f["beta"], f["lowercase"])
+        if key not in self._cache:
+            self._cache[key] = self.metric.evaluate(f["hypotheses"], f["references"], f["beta"], f["lowercase"])
+        return self._cache[key]
+
+    def _attribute(self, fields: dict, pick, got) -> Optional[str]:
+        """The promise a wrong value breaks when it is the value of a neighbouring request:
+        without lowercasing, or at the default beta."""
+        lo, hi, default = self.contract.beta_range
+        if fields["lowercase"] and pick(self.expected(fields, lowercase=False)) == got:
+            return "contract-lowercase"
+        if not fields["lowercase"] and self.contract.takes("lowercase") and \
+                pick(self.expected(fields, lowercase=True)) == got:
+            return "contract-lowercase"
+        if fields["beta"] != default and pick(self.expected(fields, beta=default)) == got:
+            return "contract-beta"
+        return None
+
+    def judge(self, fields: dict, reply) -> list[Violation]:
+        """Every promise the answer to the valid request ``fields`` breaks."""
+        bad = unscored(reply)
+        if bad is not None:
+            return [bad]
+        c, body, out = self.contract, reply.body, []
+        n = len(fields["hypotheses"])
+        ev = self.expected(fields)
+        for err in c.output_errors(body)[:1]:
+            out.append(Violation("contract-response-schema", f"output schema: {err}", "invalid"))
+        for name, want in (("segment_count", n), ("beta", fields["beta"]), ("lowercase", fields["lowercase"])):
+            try:
+                got = c.echo(body, name)
+            except (KeyError, TypeError):
+                continue
+            if got != want or type(got) is not type(want):
+                out.append(Violation("contract-response-schema", f"{name} is {got!r}, the request's is {want!r}", "invalid"))
+        out += self._corpus(fields, body, ev)
+        out += self._segments(fields, body, ev, n)
+        out += self._tokens(fields, body, ev, n)
+        return out
+
+    def _field(self, body, name):
+        try:
+            return self.contract.field(body, name)
+        except (KeyError, TypeError):
+            return None
+
+    def _corpus(self, fields, body, ev) -> list[Violation]:
+        out = []
+        text = self._field(body, "score_fraction")
+        value = _number(text, _FRACTION)
+        exact = ev.score
+        if value is not None and value != exact:
+            fam = self._attribute(fields, lambda e: e.score, value) or "contract-corpus-score"
+            out.append(Violation(fam, f"score_fraction {text} = {float(value)!r}, the contract's is "
+                                 f"{fraction_text(exact)} = {float(exact)!r}", expected=exact, actual=text))
+        elif value is not None:
+            n, d = map(int, text.split("/"))
+            if gcd(n, d) != 1:
+                out.append(Violation("contract-fraction-reduced", f"score_fraction {text} is not reduced: "
+                                     f"{fraction_text(exact)}", expected=exact, actual=text))
+        score = self._field(body, "score")
+        out += self._decimal(fields, score, exact, lambda e: e.score, "score", "contract-corpus-score",
+                             value_wrong=value is not None and value != exact)
+        return out
+
+    def _decimal(self, fields, text, exact, pick, what, family, segment=None, value_wrong=False) -> list[Violation]:
+        """A decimal text against the exact value rounded half to even."""
+        want = decimal_text(exact, self.places)
+        if not isinstance(text, str) or text == want or not _DECIMAL.match(text):
+            return []  # absent or malformed: the schema's business
+        got = Fraction(Decimal(text))
+        for rounding in ("half-up", "half-down", "down"):
+            if text == decimal_text(exact, self.places, rounding):
+                return [Violation("contract-score-rounding", f"{what} {text}, the exact {fraction_text(exact)} "
+                                  f"rounded half to even is {want} ({rounding} rounding?)", expected=exact,
+                                  actual=text, segment=segment)]
+        if abs(got - exact) < Fraction(1, 10 ** self.places):
+            return [Violation("contract-score-rounding", f"{what} {text}, the exact {fraction_text(exact)} rounded "
+                              f"half to even is {want}", expected=exact, actual=text, segment=segment)]
+        if value_wrong:
+            return []  # the value itself is reported
+        fam = self._attribute(fields, lambda e: decimal_text(pick(e), self.places), text) or family
+        return [Violation(fam, f"{what} {text}, the contract's is {want} ({fraction_text(exact)})",
+                          expected=exact, actual=text, segment=segment)]
+
+    def _segments(self, fields, body, ev, n) -> list[Violation]:
+        scores = self._field(body, "segment_scores")
+        if not isinstance(scores, list) or len(scores) != n:
+            return []
+        seen, out = set(), []
+        for i, (text, exact) in enumerate(zip(scores, ev.segment_scores)):
+            for v in self._decimal(fields, text, exact, lambda e, i=i: e.segment_scores[i], f"segment_scores[{i}]",
+                                   "contract-segment-scores", segment=i):
+                if v.family not in seen:
+                    seen.add(v.family)
+                    out.append(v)
+        return out
+
+    def _tokens(self, fields, body, ev, n) -> list[Violation]:
+        items = self._field(body, "word_tokens")
+        if not isinstance(items, list) or len(items) != n:
+            return []
+        for i, (item, want) in enumerate(zip(items, ev.word_tokens)):
+            try:
+                got = self.contract.tokens_of(item)
+            except (KeyError, TypeError, IndexError):
+                continue  # the schema's business
+            expected = (want["hypothesis"], want["reference"])
+            if tuple(got) == expected:
+                continue
+            fam = self._attribute(fields, lambda e, i=i: (e.word_tokens[i]["hypothesis"], e.word_tokens[i]["reference"]),
+                                  tuple(got)) or "contract-word-tokens"
+            side = 0 if got[0] != expected[0] else 1
+            return [Violation(fam, f"word_tokens[{i}].{('hypothesis', 'reference')[side]} is "
+                                   f"{_short(got[side])}, the contract's is {_short(expected[side])}",
+                              segment=i, expected=ev.segment_scores[i])]
+        return []
+
+
+def _short(tokens) -> str:
+    import json
+
+    text = json.dumps(tokens, ensure_ascii=True)
+    return text if len(text) <= 160 else text[:159] + "…"

@@ -1,0 +1,1 @@
+"""Talking to scoring services over HTTP: the client (``client``) and curl repros (``curl``)."""

@@ -1,0 +1,190 @@
+"""`chrf-audit run --http URL --contract chrf-plus-plus-compute@1.0.0` against real services on
+127.0.0.1 (tests/http_services.py: examples/chrf_service.py on uvicorn, in a subprocess): the
+reference service keeps every promise and reproduces the seed's example; each planted bug is
+found and named, with a curl repro that runs and shows it; flapping, dropping and slow
+services give the same findings as healthy ones; hangs and garbage are findings; user mistakes
+are one line; nothing is left running."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from audit.adapters import resolve
+from audit.enrich import enrich
+from audit.runner import run_audit
+from tests.fixtures.procs import marked
+from tests.http_services import running
+
+ROOT = Path(__file__).resolve().parents[1]
+CONTRACT = "chrf-plus-plus-compute@1.0.0"
+EXAMPLES = 15
+
+
+def audit(url: str, *, examples: int = EXAMPLES, timeout: float = 5.0, **kw):
+    adapters = resolve(http=url, contract=CONTRACT, timeout=timeout, **kw)
+    try:
+        return run_audit(adapters, seed=0, max_examples=examples, cases_dir=None)
+    finally:
+        for a in adapters:
+            a.close()
+
+
+def cli(*args, env=None, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "audit.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, **(env or {})}, timeout=600)
+
+
+def essence(result) -> list:
+    """What a run found, in a form two runs can be compared by."""
+    return [(f.family, f.level, json.dumps(f.minimal.inputs), f.minimal.expected_fraction, f.minimal.actual,
+             f.minimal.outcome) for f in result.findings]
+
+
+def test_the_reference_service_keeps_every_promise(tmp_path):
+    with running("healthy", mark="chrf-http-healthy") as url:
+        proc = cli("run", "--http", url, "--contract", CONTRACT, "--max-examples", str(EXAMPLES), "--quiet",
+                   "--json", str(tmp_path / "a.json"), "--markdown", str(tmp_path / "md"))
+    assert proc.returncode == 0, proc.stderr
+    assert "22 of 22 promises kept" in proc.stdout and "example: 82.872637 40260030811255/485806076756 (reproduced)" \
+        in proc.stdout
+    doc = json.loads((tmp_path / "a.json").read_text())
+    import jsonschema
+
+    jsonschema.validate(doc, json.loads((ROOT / "audit/report/schema.json").read_text()))
+    [impl] = doc["implementations"]
+    table = impl["contract"]
+    assert doc["findings"] == [] and impl["version"] == CONTRACT
+    assert {r["status"] for r in table["promises"]} == {"kept"} and len(table["promises"]) == 22
+    assert table["example"]["service"] == {"score": "82.872637", "score_fraction": "40260030811255/485806076756",
+                                           "segment_scores": ["83.308483", "82.578862"]}
+    assert table["example"]["reproduced"] is True
+    assert all(r["checked"] > 0 for r in table["promises"])
+    md = next((tmp_path / "md").glob("*.md")).read_text()
+    assert "## Contract conformance: `chrf-plus-plus-compute@1.0.0`" in md and "22 of 22 promises kept" in md
+    assert marked("chrf-http-healthy") == []  # the service is gone with its process group
+
+
+PLANTED = {
+    "half-up": {"contract-score-rounding"},
+    "unreduced-fraction": {"contract-fraction-reduced"},
+    "ascii-whitespace": {"whitespace-set-ascii", "contract-segment-scores"},
+    "every-punctuation": {"contract-word-tokens"},
+    "257-segments": {"contract-refuses-segment-count"},
+    "surrogate-500": {"contract-refuses-lone-surrogates"},
+    "cache-by-hypotheses": {"contract-request-independence"},
+}
+
+
+@pytest.mark.parametrize("bug", sorted(PLANTED))
+def test_each_planted_bug_is_found_named_and_reproduced_with_curl(bug, tmp_path):
+    with running(bug) as url:
+        result = audit(url)
+        families = {f.family for f in result.findings}
+        assert PLANTED[bug] <= families, families
+        enriched = enrich(result, with_upstream=True)
+        for f in result.findings:
+            if f.family not in PLANTED[bug] or f.origin != "contract" and f.family.startswith("contract-"):
+                continue
+            fd = enriched.of(f)
+            assert fd.snippet_language == "sh" and "curl -sS -X POST" in fd.snippet
+            out = subprocess.run(["bash", "-c", fd.snippet], capture_output=True, text=True, timeout=60)
+            assert out.returncode == 0, out.stderr
+            shown = f.minimal.actual_raw if f.minimal.outcome == "value" else None
+            if f.family == "contract-refuses-lone-surrogates":
+                assert "HTTP 500" in out.stdout  # the repro shows the server error
+            elif f.family == "contract-refuses-segment-count":
+                assert "HTTP 200" in out.stdout and '"segment_count": 257' in out.stdout
+            elif shown:
+                assert shown.strip("'") in out.stdout, (f.family, shown, out.stdout[:300])
+    table = result.adapters[0].contract
+    broken = {r["family"] for r in table["promises"] if r["status"] == "broken"}
+    assert PLANTED[bug] - {"whitespace-set-ascii"} <= broken
+
+
+def test_the_planted_families_come_with_the_right_evidence():
+    with running("half-up") as url:
+        result = audit(url, examples=5)
+    [f] = [f for f in result.findings if f.family == "contract-score-rounding"]
+    assert f.minimal.expected_fraction == "25/128" and f.minimal.actual_raw == "0.195313"
+    assert "half-up rounding" in f.minimal.detail and f.request["hypotheses"][0].startswith("ax x")
+
+
+@pytest.mark.parametrize("fault", ["flapping", "dropping", "slow"])
+def test_a_flaky_transport_gives_the_same_findings(fault):
+    """Every third request 503 (or every fourth connection cut mid-answer, or each answer
+    late): the retries make the audit see what it sees of a healthy service."""
+    with running("half-up") as url:
+        healthy = audit(url)
+    with running(f"half-up+{fault}") as url:
+        flaky = audit(url)
+    assert essence(flaky) == essence(healthy) and essence(healthy)
+    assert [r["status"] for r in flaky.adapters[0].contract["promises"]] == \
+        [r["status"] for r in healthy.adapters[0].contract["promises"]]
+    if fault != "slow":
+        assert flaky.adapters[0].contract["retries"] > 0 == healthy.adapters[0].contract["retries"]
+
+
+def test_hangs_and_garbage_are_findings_not_failures():
+    with running("hang-on-tilde") as url:
+        hung = audit(url, examples=5, timeout=1.0)
+    assert "timeout" in {f.minimal.outcome for f in hung.findings}
+    with running("garbage-on-tilde") as url:
+        garbage = audit(url, examples=5)
+    assert "invalid" in {f.minimal.outcome for f in garbage.findings}
+
+
+def test_user_mistakes_are_one_line(tmp_path):
+    with running("healthy") as url:
+        pass  # the port is free again: connection refused
+    for args, message in [
+        (["--http", url, "--contract", CONTRACT], "connection refused"),
+        (["--http", "localhost:8000", "--contract", CONTRACT], "not an http:// or https:// URL"),
+        (["--http", "http://127.0.0.1:9/", "--contract", "nope@1"], "unknown contract 'nope@1'"),
+        (["--http", "http://127.0.0.1:9/"], "go together"),
+        (["--http", "http://127.0.0.1:9/", "--contract", CONTRACT, "--beta", "3"], "claim flags (beta) do not apply"),
+    ]:
+        proc = cli("run", *args, "--quiet", "--max-examples", "2")
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    with running("healthy") as url:
+        proc = cli("run", "--http", url, "--contract", CONTRACT, "--max-requests", "5", "--quiet",
+                   "--max-examples", "5")
+    assert proc.returncode == 2 and "--max-requests 5 reached" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_the_gate_and_the_baseline_work_for_a_service(tmp_path):
+    (tmp_path / "cases").mkdir()
+    with running("unreduced-fraction") as url:
+        (tmp_path / "pyproject.toml").write_text(
+            "[tool.chrf-audit]\nmax-examples = 5\n[[tool.chrf-audit.implementations]]\n"
+            f'http = "{url}"\ncontract = "{CONTRACT}"\nname = "scorer"\n')
+        first = cli("check", "--quiet", cwd=tmp_path)
+        update = cli("check", "--quiet", "--update-baseline", cwd=tmp_path)
+        again = cli("check", "--quiet", cwd=tmp_path)
+    assert first.returncode == 1 and "NEW      scorer  contract-fraction-reduced" in first.stdout, first.stdout
+    assert update.returncode == 0 and again.returncode == 0, (update.stderr, again.stdout)
+    entries = json.loads((tmp_path / "chrf-audit-baseline.json").read_text())
+    assert "contract-fraction-reduced" in json.dumps(entries)
+
+
+def test_secrets_from_the_environment_stay_out_of_reports(tmp_path):
+    env = {"CHRF_AUDIT_HTTP_TOKEN": "tok-s3cret", "CHRF_AUDIT_HTTP_HEADERS": json.dumps({"X-Key": "hdr-s3cret"})}
+    with running("half-up") as url:
+        proc = cli("run", "--http", url, "--contract", CONTRACT, "--max-examples", "5", "--quiet",
+                   "--reports-dir", str(tmp_path / "r"), env=env)
+    assert proc.returncode == 1, proc.stderr
+    written = "".join(p.read_text() for p in (tmp_path / "r").rglob("*") if p.is_file())
+    assert "s3cret" not in written + proc.stdout + proc.stderr
+    assert "$CHRF_AUDIT_HTTP_TOKEN" in written and "$CHRF_AUDIT_HTTP_HEADERS" in written
+
+
+def test_no_service_is_left_running():
+    """Every service these tests started (marked through its environment) is gone."""
+    assert marked("chrf-http-test") == [] and marked("chrf-http-healthy") == []

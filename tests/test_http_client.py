@@ -1,0 +1,177 @@
+"""The HTTP client (audit.http.client) on scripted transports: retries and what they count,
+Retry-After, the budget, timeouts, hostile answers, headers from the environment; the curl
+repro's text; the adapter's batching (requests per call, within the contract's limits)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from audit.adapters.http import HttpAdapter
+from audit.contract import load
+from audit.errors import UsageError
+from audit.http import curl
+from audit.http.client import HttpClient, RequestBudgetExhausted, check_url, headers_from_env, public_url
+
+URL = "http://127.0.0.1:9/score"
+
+
+def client(handler, **kw):
+    slept = []
+    c = HttpClient(URL, transport=httpx.MockTransport(handler), sleep=slept.append, **kw)
+    return c, slept
+
+
+def script(*answers):
+    """A handler answering the n-th request with answers[n] (an httpx.Response or an exception)."""
+    seen = []
+
+    def handler(request):
+        seen.append(json.loads(request.content))
+        a = answers[min(len(seen), len(answers)) - 1]
+        if isinstance(a, Exception):
+            raise a
+        return a
+    return handler, seen
+
+
+def test_retries_503_then_answers_and_counts_one_request():
+    handler, seen = script(httpx.Response(503, text="busy"), httpx.Response(503, headers={"Retry-After": "2"}),
+                           httpx.Response(200, json={"score": "1.000000"}))
+    c, slept = client(handler, retries=3, backoff=0.01)
+    r = c.send({"x": 1})
+    assert (r.kind, r.body, r.attempts) == ("json", {"score": "1.000000"}, 3)
+    assert (c.requests, c.attempts, c.retried) == (1, 3, 2)
+    assert slept == [0.01, 2.0]  # backoff, then what Retry-After asked for
+    assert len(seen) == 3
+
+
+def test_retry_after_is_capped_and_retries_end():
+    handler, _ = script(httpx.Response(429, headers={"Retry-After": "3600"}))
+    c, slept = client(handler, retries=2, retry_after_cap=1.5)
+    r = c.send({})
+    assert (r.kind, r.status, r.attempts) == ("server-error", 429, 3)
+    assert slept == [1.5, 1.5] and "HTTP 429" in r.detail and "after 3 attempts" in r.detail
+
+
+def test_dropped_connections_are_retried_then_reported():
+    handler, _ = script(httpx.RemoteProtocolError("peer closed"), httpx.Response(200, json={"a": 1}))
+    c, _ = client(handler)
+    assert c.send({}).kind == "json"
+    handler, _ = script(httpx.ConnectError("[Errno 111] Connection refused"))
+    c, _ = client(handler, retries=1)
+    r = c.send({})
+    assert (r.kind, r.attempts) == ("dropped", 2) and r.detail.startswith("connection refused")
+
+
+def test_timeouts_are_not_retried():
+    handler, seen = script(httpx.ReadTimeout("slow"))
+    c, slept = client(handler, retries=3, timeout=0.5)
+    r = c.send({})
+    assert (r.kind, r.attempts, slept, len(seen)) == ("timeout", 1, [], 1)
+    assert r.detail.startswith("no answer within 0.5 s")
+
+
+@pytest.mark.parametrize("response, kind", [
+    (httpx.Response(200, text="<html>"), "garbage"),
+    (httpx.Response(200, content=b"\xff\xfe"), "garbage"),
+    (httpx.Response(302, headers={"Location": "/x"}), "garbage"),
+    (httpx.Response(400, json={"error": "no"}), "refused"),
+    (httpx.Response(404, text="not found"), "refused"),
+    (httpx.Response(200, json=[1, 2]), "json"),
+])
+def test_answers_are_classified(response, kind):
+    handler, _ = script(response)
+    c, _ = client(handler)
+    assert c.send({}).kind == kind
+
+
+def test_an_oversized_body_is_garbage(monkeypatch):
+    from audit.http import client as mod
+
+    monkeypatch.setattr(mod, "MAX_BODY", 1000)
+    handler, _ = script(httpx.Response(200, content=b"[" + b"1," * 5000 + b"1]"))
+    c, _ = client(handler)
+    r = c.send({})
+    assert r.kind == "garbage" and "larger than 1000 bytes" in r.detail
+
+
+def test_the_budget_counts_requests_not_retries():
+    handler, _ = script(httpx.Response(503), httpx.Response(200, json={}), httpx.Response(200, json={}))
+    c, _ = client(handler, max_requests=2)
+    assert c.send({}).kind == "json" and c.send({}).kind == "json"
+    assert (c.requests, c.attempts) == (2, 3)
+    with pytest.raises(RequestBudgetExhausted, match="--max-requests 2 reached"):
+        c.send({})
+
+
+def test_map_keeps_the_order_of_requests():
+    def handler(request):
+        return httpx.Response(200, json=json.loads(request.content))
+    c, _ = client(handler, concurrency=4)
+    assert [r.body for r in c.map([{"i": i} for i in range(20)])] == [{"i": i} for i in range(20)]
+
+
+def test_headers_from_the_environment_never_echo_secrets():
+    env = {"CHRF_AUDIT_HTTP_HEADERS": json.dumps({"X-Api-Key": "k1"}), "CHRF_AUDIT_HTTP_TOKEN": "t0k"}
+    assert headers_from_env(env) == {"X-Api-Key": "k1", "Authorization": "Bearer t0k"}
+    for bad in ("not json s3cret", json.dumps(["s3cret"]), json.dumps({"X": 1})):
+        with pytest.raises(UsageError) as e:
+            headers_from_env({"CHRF_AUDIT_HTTP_HEADERS": bad})
+        assert "s3cret" not in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("url", ["not a url", "ftp://host/x", "http://", "localhost:8000"])
+def test_bad_urls_are_one_line(url):
+    with pytest.raises(UsageError, match="--http"):
+        check_url(url)
+
+
+def test_reports_write_the_url_without_credentials():
+    assert public_url("https://user:pw@host:8443/score?key=s3cret#x") == "https://host:8443/score"
+
+
+def test_curl_commands_never_hold_the_headers():
+    cmd = curl.command("http://h/", {"hypotheses": ["a"]}, env_headers=True, env_token=True)
+    assert "$CHRF_AUDIT_HTTP_TOKEN" in cmd and "$CHRF_AUDIT_HTTP_HEADERS" in cmd
+    big = {"hypotheses": ["a"] * 257, "references": ["a"] * 257}
+    cmd = curl.command("http://h/", big)
+    assert cmd.startswith("python3 -c ") and '["a"]*257' in cmd and len(cmd) < 300
+
+
+def test_sentence_batches_follow_the_contracts_limits():
+    contract = load("chrf-plus-plus-compute@1.0.0")
+    bodies = []
+
+    def handler(request):
+        body = json.loads(request.content)
+        bodies.append(body)
+        n = len(body["hypotheses"])
+        return httpx.Response(200, json={"segment_scores": ["100.000000"] * n})
+    c = HttpClient(URL, transport=httpx.MockTransport(handler))
+    a = HttpAdapter(URL, contract, c)
+    out = a.sentence_scores([("a", ["a"])] * 600)
+    assert [len(b["hypotheses"]) for b in bodies] == [256, 256, 88] and c.requests == 3
+    assert all(o.kind == "value" and o.value == 100.0 for o in out)
+    bodies.clear()
+    a.sentence_scores([("x" * 20000, ["y" * 10000])] * 5)  # 30,000 bytes a segment: two per request
+    assert [len(b["hypotheses"]) for b in bodies] == [2, 2, 1]
+    assert "beta" not in bodies[0] and "lowercase" not in bodies[0]  # the defaults are left to the service
+    bodies.clear()
+    a.configure(lowercase=True).sentence_scores([("a", ["A"])])
+    assert bodies == [{"hypotheses": ["a"], "references": ["A"], "lowercase": True}]
+
+
+def test_a_broken_answer_costs_its_inputs_an_outcome_each():
+    contract = load("chrf-plus-plus-compute@1.0.0")
+    answers = iter([httpx.Response(200, json={"segment_scores": ["1.0", 3]}), httpx.Response(500, text="boom"),
+                    httpx.Response(400, json={"error": "no"}), httpx.Response(200, json={"segment_scores": ["1"]})])
+    c = HttpClient(URL, transport=httpx.MockTransport(lambda r: next(answers)), retries=0)
+    a = HttpAdapter(URL, contract, c)
+    first = a.sentence_scores([("a", ["a"]), ("b", ["b"])])
+    assert [o.kind for o in first] == ["value", "invalid"] and first[0].value == 1.0
+    assert a.sentence_scores([("a", ["a"])])[0].kind == "crash"
+    assert a.sentence_scores([("a", ["a"])])[0].kind == "exception"
+    assert a.sentence_scores([("a", ["a"]), ("b", ["b"])])[1].kind == "invalid"  # one score for two inputs
