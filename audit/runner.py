@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from .assemble import _findings, _source, explain_again, merge_levels
 from .cases import _applicable, load_cases, save_findings_as_cases
 from .checker import Checker, Observation
-from .conformance import conformance, level_conformance
+from .conformance import align_claimed, conformance, level_conformance
 from .families import FAMILIES
 from .findings import AdapterSummary, AuditResult, Finding
 from .hypothesis_profiles import SearchProfile, private_storage
@@ -196,11 +196,8 @@ def summarize(adapter, units: list[LevelAudit]) -> AdapterSummary:
         if u.checked:
             for d in DEFINITIONS:
                 matrix[d][u.level] = list(u.conformance.get(d, []))
-            # The claimed definition's column is the findings of that level, nothing else:
-            # the matrix, the summary, the table and JSON say the same thing.
-            matrix[claimed][u.level] = list(dict.fromkeys(f.family for f in findings if f.level == u.level))
     levels = [u.level for u in units]
-    return AdapterSummary(
+    return align_claimed(AdapterSummary(
         implementation=adapter.name,
         version=getattr(adapter, "version", None),
         claims=adapter.claims.to_dict(),
@@ -212,7 +209,7 @@ def summarize(adapter, units: list[LevelAudit]) -> AdapterSummary:
         fit={u.level: u.fit for u in units if u.fit},
         sources={level: _source(adapter, level) for level in levels},
         reference_signature=adapter.claims.params().signature(None if adapter.supports.multi_reference else 1),
-    )
+    ), claimed)
 
 
 def finish_summary(adapter, summary: AdapterSummary, options: dict) -> None:
@@ -222,6 +219,7 @@ def finish_summary(adapter, summary: AdapterSummary, options: dict) -> None:
     hook = getattr(adapter, "audit_contract", None)
     if hook is not None:
         hook(summary, options)
+        align_claimed(summary, adapter.claims.definition)
 
 
 def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
