@@ -84,8 +84,10 @@ class ScoreVariant:
     references: Optional[str] = None  # "first" | "mean" | "sentinel-zero"
     macro: bool = False
     #: corpus: a segment matching none of its references adds its hypothesis n-grams but no
-    #: reference n-grams (torchmetrics: no best reference is chosen for it)
-    unmatched_dropped: bool = False
+    #: reference n-grams (torchmetrics: no best reference is chosen for it).  True: the
+    #: hypothesis n-grams of the orders the first reference has (as statistics are kept);
+    #: "all": every hypothesis n-gram
+    unmatched_dropped: object = False
     # -- output stage
     rounding: Optional[int] = None  # decimals on the implementation's scale; -1: float32 of the result
     float32: bool = False  # float32 arithmetic throughout: within FLOAT32_BOUND of the exact value
@@ -208,6 +210,8 @@ class RawStats(SegmentStats):
     the reference has no n-gram ("a" against "" must not count as an empty input)."""
 
     hyp_total: int = 0
+    #: the hypothesis's own n-gram count per order (``hyp`` zeroes orders the reference lacks)
+    hyp_orders: tuple = ()
 
 
 def _match(hyp, ref, tv: TextVariant) -> RawStats:
@@ -223,14 +227,15 @@ def _match(hyp, ref, tv: TextVariant) -> RawStats:
             m = sum(map(hc.__getitem__, common))
         hs.append(h if (r or tv.hyp_where_no_ref) else 0)
         ms.append(m)
-    return RawStats(tuple(hs), rtot, tuple(ms), hall)
+    return RawStats(tuple(hs), rtot, tuple(ms), hall, tuple(htot))
 
 
 def _reference_stats(hyp: str, refs: Sequence[str], params: ChrfParams) -> list[RawStats]:
     """The reference's own statistics (no text deviation), one per reference."""
     hp = TextProfile(hyp, params)
     total = sum(hp.totals)
-    return [RawStats(s.hyp, s.ref, s.match, total) for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
+    return [RawStats(s.hyp, s.ref, s.match, total, tuple(hp.totals))
+            for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
 
 
 def _refs_read(refs: Sequence[str], layout: Optional[str]) -> list[str]:
@@ -348,14 +353,16 @@ def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant,
 
 
 def _add(stats: Sequence[SegmentStats], order: int) -> RawStats:
-    hyp, ref, match, total = [0] * order, [0] * order, [0] * order, 0
+    hyp, ref, match, own, total = [0] * order, [0] * order, [0] * order, [0] * order, 0
     for s in stats:
+        mine = getattr(s, "hyp_orders", ()) or s.hyp
         for i in range(order):
             hyp[i] += s.hyp[i]
             ref[i] += s.ref[i]
             match[i] += s.match[i]
+            own[i] += mine[i]
         total += getattr(s, "hyp_total", sum(s.hyp))
-    return RawStats(tuple(hyp), tuple(ref), tuple(match), total)
+    return RawStats(tuple(hyp), tuple(ref), tuple(match), total, tuple(own))
 
 
 def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
@@ -396,7 +403,8 @@ def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVar
     chosen = [c for c in (_choose(seg, params, v) for seg in raw) if c is not None]
     if v.unmatched_dropped:
         zero = (0,) * order
-        chosen = [RawStats(c.hyp, zero, zero, getattr(c, "hyp_total", sum(c.hyp)))
+        chosen = [RawStats(getattr(c, "hyp_orders", ()) or c.hyp if v.unmatched_dropped == "all" else c.hyp,
+                           zero, zero, getattr(c, "hyp_total", sum(c.hyp)))
                   if all(not any(x.match) for x in seg) else c for c, seg in zip(chosen, raw)]
     return variant_sentence_score(_add(chosen, order), params, v, level)
 

@@ -219,7 +219,7 @@ DEVIATIONS = [
     Deviation("unmatched-segment-reference-dropped",
               "a segment that matches none of its references adds its hypothesis n-grams but no reference "
               "n-grams to the corpus statistics, so corpus recall is inflated",
-              "score", (("unmatched_dropped", True),), _corpus, "zero-segments",
+              "score", (("unmatched_dropped", True), ("unmatched_dropped", "all")), _corpus, "zero-segments",
               roots={"torchmetrics": (
                   r"if f_score > best_f_score:",
                   "a reference is kept only when its F is strictly above 0, so a segment that matches no "
