@@ -283,14 +283,21 @@ def fit_text_fields(score_many, params, level: str, model: tuple, nrefs: int, ns
 #: pattern that tells two candidates apart is represented, none crowds the others out.
 PAIRS_PER_PATTERN = 10
 MAX_PAIRS = 80
+#: Inputs of a field's pool that pairs are made from (the ones made to score off the ends
+#: of the scale come first).
+POOL_PER_FIELD = 32
 
 
 def _pairs(pool, edits, params, variants) -> list:
     by_pattern: dict = {}
-    for x in pool:
+    for x in pool[:POOL_PER_FIELD]:
+        try:
+            keys_x = [_key(x, params, tv, refs) for tv, refs in variants]
+        except Exception:  # noqa: BLE001 - an input a model cannot read (an empty layout)
+            continue
         for edit in edits:
             y = _apply(edit, x)
-            eq = _equalities(x, y, params, variants) if y is not None else None
+            eq = _equalities_to(keys_x, y, params, variants) if y is not None else None
             if eq is not None and len(set(eq)) > 1:
                 rows = by_pattern.setdefault(tuple(eq), [])
                 if len(rows) < PAIRS_PER_PATTERN:
@@ -299,6 +306,13 @@ def _pairs(pool, edits, params, variants) -> list:
     for i in range(PAIRS_PER_PATTERN):  # round robin over the patterns, in the order first met
         pairs += [rows[i] for rows in by_pattern.values() if i < len(rows)]
     return pairs[:MAX_PAIRS]
+
+
+def _equalities_to(keys_x, y, params, variants) -> Optional[list[bool]]:
+    try:
+        return [kx == _key(y, params, tv, refs) for kx, (tv, refs) in zip(keys_x, variants)]
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _equalities(x, y, params, variants) -> Optional[list[bool]]:
