@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Optional
 
 from .deviations.triggers import draw
 
@@ -26,8 +27,8 @@ PROBED = {
     "lowercase": (("case",), lambda v: not v),
     "whitespace": (("whitespace",), lambda v: not v),
 }
-#: Inputs on which the parameter changes the reference's score, and how many of them must
-#: come out unchanged by the parameter.
+#: Inputs on which the parameter changes the fitted model's score (and the model reproduces
+#: the implementation as claimed), and how many of them must come out unchanged by it.
 INPUTS = 8
 MIN_DECISIVE = 5
 
@@ -58,18 +59,25 @@ class Ignored:
                 f"{self.name}")
 
 
-def probe(adapter, level: str, score_many, tolerance: float) -> list[Ignored]:
+def probe(adapter, level: str, score_many, tolerance: float, model: Optional[tuple] = None) -> list[Ignored]:
     """The accepted parameters ``adapter`` ignores at ``level``.  ``score_many(adapter,
-    inputs)`` scores segment lists with the given (configured) adapter."""
-    from reference_impl import corpus_fscore, segment_statistics, sentence_fscore, sum_stats
+    inputs)`` scores segment lists with the given (configured) adapter; ``model`` is the
+    implementation's fitted model (``audit.models`` variant; None: the definition itself).
 
+    Decisive inputs are those on which the model, which reproduces the unconfigured
+    implementation there, predicts a different score with the parameter changed: an
+    implementation that honours the parameter answers differently; one that answers the
+    same ignores it.  (Without the model, an input another bug gets wrong could give both
+    settings one answer.)"""
+    from .models import ScoreVariant, TextVariant, agrees, predict
+
+    model = model or (TextVariant(), ScoreVariant())
     base = adapter.claims
     params = base.params()
-    nrefs = 1
+    scale = base.scale
 
-    def reference(segs, p) -> Fraction:
-        stats = [segment_statistics(h, refs, p)[0] for h, refs in segs]
-        return sentence_fscore(stats[0], p) if level == "sentence" else corpus_fscore(sum_stats(stats, p.order), p)
+    def predicted(segs, p) -> Fraction:
+        return predict(segs, p, level, model)
 
     out = []
     for name in sorted(set(adapter.accepts) & set(PROBED)):
@@ -82,19 +90,25 @@ def probe(adapter, level: str, score_many, tolerance: float) -> list[Ignored]:
             continue
         inputs = []
         for gen in pools:
-            for segs in draw(f"parameter-ignored|{name}|{gen}", gen, params, level, nrefs):
+            for segs in draw(f"parameter-ignored|{name}|{gen}", gen, params, level, 1):
                 segs = segs[:1] if level == "sentence" else segs
-                if abs(float(reference(segs, params)) - float(reference(segs, other))) > 1e-6:
-                    inputs.append(segs)
-        inputs = sorted(inputs, key=lambda s: sum(len(h) + sum(map(len, rs)) for h, rs in s))[:INPUTS]
+                try:
+                    if abs(float(predicted(segs, params)) - float(predicted(segs, other))) > 1e-6:
+                        inputs.append(segs)
+                except Exception:  # noqa: BLE001 - a model that cannot read this input
+                    continue
+        inputs = sorted(inputs, key=lambda s: sum(len(h) + sum(map(len, rs)) for h, rs in s))[:2 * INPUTS]
         if len(inputs) < MIN_DECISIVE:
             continue
         as_claimed = score_many(adapter, inputs)
         as_set = score_many(configured, inputs)
-        pairs = [(a, b) for a, b in zip(as_claimed, as_set) if a is not None and b is not None]
-        unchanged = sum(1 for a, b in pairs if abs(a - b) <= tolerance)
-        if len(pairs) >= MIN_DECISIVE and unchanged == len(pairs):
-            out.append(Ignored(name, _plain(getattr(base, name)), _plain(value), unchanged, len(pairs), inputs))
+        kept = [(segs, a, b) for segs, a, b in zip(inputs, as_claimed, as_set)
+                if a is not None and b is not None
+                and agrees(predicted(segs, params), model[1], a, scale, tolerance)][:INPUTS]
+        unchanged = sum(1 for _, a, b in kept if abs(a - b) <= tolerance)
+        if len(kept) >= MIN_DECISIVE and unchanged == len(kept):
+            out.append(Ignored(name, _plain(getattr(base, name)), _plain(value), unchanged, len(kept),
+                               [segs for segs, _, _ in kept]))
     return out
 
 

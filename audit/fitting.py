@@ -42,7 +42,9 @@ def probe_claims(checker: Checker, level: str, found: dict, tick: Callable[[], N
     adapter = checker.adapter
     if not set(adapter.accepts) & set(claims_probe.PROBED):
         return
-    ignored = claims_probe.probe(adapter, level, lambda a, inputs: score_many(a, level, inputs), checker.tolerance)
+    _, model = checker.classifier.model(adapter.name, adapter.claims.definition)
+    ignored = claims_probe.probe(adapter, level, lambda a, inputs: score_many(a, level, inputs), checker.tolerance,
+                                 model)
     for ig in ignored:
         checker.ignored[ig.name] = ig.claimed
         checker.classifier.evidence[(level, (ig.family,))] = ig.evidence

@@ -158,6 +158,19 @@ LAYOUT_EDITS = [
 ]
 
 
+def _moved(segs):
+    """The last character of the second segment's hypothesis moved to the end of the first's:
+    the corpus's hypothesis n-gram totals of every order stay the same."""
+    if len(segs) < 2 or not segs[1][0]:
+        return None
+    (h0, r0), (h1, r1) = segs[0], segs[1]
+    return [(h0 + h1[-1], r0), (h1[:-1], r1)] + segs[2:]
+
+
+#: Edits of a corpus's segments that keep hypothesis n-gram totals.
+CORPUS_EDITS = [_moved]
+
+
 def _apply(edit, segs):
     y = edit(segs)
     return y if y is not None and y != segs and all(rs for _, rs in y) else None
@@ -167,6 +180,7 @@ def _apply(edit, segs):
 TEXT_FIELDS = {
     "ws": TEXT_EDITS, "case": TEXT_EDITS, "units": TEXT_EDITS, "format_deleted": TEXT_EDITS,
     "words": TEXT_EDITS, "clip": TEXT_EDITS, "refs_layout": LAYOUT_EDITS, "corpus_layout": LAYOUT_EDITS,
+    "hyp_where_no_ref": CORPUS_EDITS,
 }
 
 
@@ -180,13 +194,14 @@ def _near(text: str) -> str:
     return text[:i] + new + text[i + 1:]
 
 
-def _key(segs, params, tv: TextVariant, references: Optional[str] = None):
+def _key(segs, params, tv: TextVariant, references: Optional[str] = None, summed: bool = False):
     """What an implementation with text variant ``tv`` computes its score from, whatever it
     does with it: per segment, the statistics of the references it reads that can decide
     its score -- the first one's (first reference only), all of them as a multiset (mean),
     else those that match (the best reference scores above 0 and does not depend on the
     order), or the first when none matches (a tie at 0), or nothing (a best-reference search
-    that starts from 0)."""
+    that starts from 0).  ``summed`` (a corpus score from summed statistics): when every
+    segment's choice is decided, their sum per order, which is all such a score sees."""
     out = []
     for seg in text_stats(segs, params, tv):
         stats = [(s.hyp, s.ref, s.match) for s in seg]
@@ -200,6 +215,9 @@ def _key(segs, params, tv: TextVariant, references: Optional[str] = None):
         elif references != "sentinel-zero":  # none matches: a tie at 0, the first one wins
             out.append(tuple(stats[:1]))
         # (sentinel-zero: a segment that matches no reference adds nothing)
+    if summed and references != "mean" and all(len(set(c)) == 1 for c in out):
+        chosen = [c[0] for c in out]
+        return ("sum",) + tuple(tuple(map(sum, zip(*parts))) for parts in zip(*chosen)) if chosen else ("sum",)
     return tuple(out)
 
 
@@ -221,6 +239,12 @@ def _pool(fields: set, params, level: str, nrefs: int, nsegs: int) -> list:
     if "clip" in fields:  # a hypothesis that holds its reference twice: every n-gram over-represented
         for segs in draw("relational-clip", "plain", params, level, 1)[:INPUTS_PER_FAMILY]:
             out.append([(rs[0] + rs[0], rs) for _, rs in segs])
+    if "hyp_where_no_ref" in fields and level == "corpus":
+        # a segment whose reference has one character, then one that holds its reference and
+        # a letter more (whose last character the edit moves to the first segment)
+        for segs in draw("relational-short-references", "segments", params, level, 1)[:INPUTS_PER_FAMILY]:
+            (h0, r0), (_, r1) = segs[0], segs[1]
+            out.append([(h0, [r0[0][:1]]), (r1[0] + "z", r1)] + segs[2:])
     if level == "corpus":  # layout families need several segments (and references)
         for segs in draw("relational-corpus", "segments", params, level, 1)[:INPUTS_PER_FAMILY]:
             out.append(segs)
@@ -257,9 +281,12 @@ def fit_text_fields(score_many, params, level: str, model: tuple, nrefs: int, ns
         if not alts:
             continue
         candidates = [(None, "text", field, getattr(tv0, field))] + alts
-        variants = [(replace(tv0, **{f: v}), sv0.references) if stage == "text" else (tv0, v)
+        # sums (coarser, so more exposed to an unfitted deviation of an earlier stage) only
+        # where the deviation is one of how sums are made
+        summed = level == "corpus" and not sv0.macro and field == "hyp_where_no_ref"
+        variants = [(replace(tv0, **{f: v}), sv0.references, summed) if stage == "text" else (tv0, v, summed)
                     for _, stage, f, v in candidates]
-        pairs = _pairs(_pool({field}, params, level, nrefs, nsegs), edits, params, variants)
+        pairs = _pairs(_pool({field}, params, level, nrefs, nsegs), edits, params, variants, nrefs)
         if not pairs:
             continue
         inputs = [p[0] for p in pairs] + [p[1] for p in pairs]
@@ -274,7 +301,7 @@ def fit_text_fields(score_many, params, level: str, model: tuple, nrefs: int, ns
             fits.append(RelationalFit(fam, stage, fld, value, agreed, len(scored), wrong, example[0], example[1],
                                       _pair_relation(score_many, params, variants[0], variants[i], edit, tolerance),
                                       _shown(params, variants[0], variants[i], edit)))
-            tv0, refs = variants[i]  # the next fields are judged on top of this one
+            tv0, refs, _ = variants[i]  # the next fields are judged on top of this one
             sv0 = replace(sv0, references=refs)
     return fits
 
@@ -288,15 +315,20 @@ MAX_PAIRS = 80
 POOL_PER_FIELD = 32
 
 
-def _pairs(pool, edits, params, variants) -> list:
+def _pairs(pool, edits, params, variants, nrefs: int) -> list:
+    """Pairs (x, edit of x) that some candidates say are equal and others not, none with
+    more than ``nrefs`` references in a segment (what the implementation takes)."""
     by_pattern: dict = {}
+    pool = [x for x in pool if all(len(rs) <= nrefs for _, rs in x)]
     for x in pool[:POOL_PER_FIELD]:
         try:
-            keys_x = [_key(x, params, tv, refs) for tv, refs in variants]
+            keys_x = [_key(x, params, *variant) for variant in variants]
         except Exception:  # noqa: BLE001 - an input a model cannot read (an empty layout)
             continue
         for edit in edits:
             y = _apply(edit, x)
+            if y is not None and any(len(rs) > nrefs for _, rs in y):
+                continue
             eq = _equalities_to(keys_x, y, params, variants) if y is not None else None
             if eq is not None and len(set(eq)) > 1:
                 rows = by_pattern.setdefault(tuple(eq), [])
@@ -310,7 +342,7 @@ def _pairs(pool, edits, params, variants) -> list:
 
 def _equalities_to(keys_x, y, params, variants) -> Optional[list[bool]]:
     try:
-        return [kx == _key(y, params, tv, refs) for kx, (tv, refs) in zip(keys_x, variants)]
+        return [kx == _key(y, params, *variant) for kx, variant in zip(keys_x, variants)]
     except Exception:  # noqa: BLE001
         return None
 
@@ -319,7 +351,7 @@ def _equalities(x, y, params, variants) -> Optional[list[bool]]:
     """Per variant ``(TextVariant, reference selection)``: does it compute the same
     statistics for ``x`` and ``y``?"""
     try:
-        return [_key(x, params, tv, refs) == _key(y, params, tv, refs) for tv, refs in variants]
+        return [_key(x, params, *v) == _key(y, params, *v) for v in variants]
     except Exception:  # noqa: BLE001 - an input a model cannot read (an empty layout)
         return None
 

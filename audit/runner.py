@@ -116,12 +116,12 @@ def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, 
         generate(p, found, seed=derived_seed(seed, level, p.name), tick=tick, confirmed=confirmed, profile=profile)
 
     run(Pass("claimed", examine, strategy, st.just({}), max_examples))
+    phase[0] = f"{level} (model)"
+    scan(checker, level, found, tick)
     if swarm is not None:
         phase[0] = f"{level} (parameters)"
         probe_claims(checker, level, found, tick)
         run(Pass("swarm", examine, strategy, swarm, max(1, max_examples // 2)))
-    phase[0] = f"{level} (model)"
-    scan(checker, level, found, tick)
     peel_budget = max(10, max_examples // 4)
     for round_ in range(1, MAX_PEEL_ROUNDS + 1):
         fams, model = checker.classifier.model(name, adapter.claims.definition)

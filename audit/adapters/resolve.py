@@ -162,7 +162,7 @@ def resolve(
 
     adapters: list[Adapter] = []
     try:
-        for name, client, bid, claims, supports, accepts, native in plan:
+        for name, client, bid, claims, supports, takes, native in plan:
             try:
                 description = client.describe(bid)
             except B.SpecError as e:
@@ -170,7 +170,7 @@ def resolve(
             adapters.append(PythonAdapter(
                 name=name, client=client, bid=bid,
                 claims=_apply_overrides(claims, overrides, name), supports=supports,
-                accepts=accepts, description=description, native_signature=native,
+                accepts=takes, description=description, native_signature=native,
             ))
         if external is not None:
             if not external.strip():

@@ -28,6 +28,12 @@ def _corpus(p, level, nrefs, nsegs):
     return level == "corpus"
 
 
+def _corpus_multi_ref(p, level, nrefs, nsegs):
+    # (a segment's score is the same either way: an empty reference scores 0, as a segment
+    # with no reference does; only its statistics, summed into a corpus, differ)
+    return level == "corpus" and nrefs > 1
+
+
 def _corpus_multi(p, level, nrefs, nsegs):
     return level == "corpus" and nsegs > 1
 
@@ -245,10 +251,10 @@ DEVIATIONS = [
     Deviation("empty-references-dropped",
               "empty references are dropped, and a segment left without a reference is skipped, instead of "
               "scoring against the empty reference",
-              "text", (("refs_layout", "empty-dropped"),), trigger="empty-references"),
+              "text", (("refs_layout", "empty-dropped"),), _corpus_multi_ref, "empty-references"),
     Deviation("reference-streams-transposed",
-              "the corpus references are read as reference streams (zip(*references)), sacreBLEU's layout, "
-              "instead of one list of references per segment",
+              "the corpus references are read as reference streams (zip(*references), one list per reference "
+              "position) instead of one list of references per segment",
               "text", (("corpus_layout", "transposed"),), _corpus_multi, "segments"),
     Deviation("corpus-single-segment",
               "the corpus score is computed from one segment only (the first or the last) instead of all of them",
