@@ -69,18 +69,22 @@ def _absorb_unexplained(found: dict) -> dict:
     return found
 
 
-def explain_again(found: dict, recheck) -> dict:
+def explain_again(found: dict, recheck, dropped=frozenset()) -> dict:
     """Unexplained keys whose examples the explanations accepted *later* in the unit now
-    explain (an input met before the implementation's other deviations were confirmed):
-    they join the key those explanations give.  ``recheck(obs)`` re-classifies one input."""
+    explain (an input met before the implementation's other deviations were confirmed), and
+    keys naming a deviation the model has ``dropped`` (``audit.fitting.prune``): they join
+    the key the model gives now.  ``recheck(obs)`` re-classifies one input."""
     found = dict(found)
-    for key in [k for k in found if k[0] == "unexplained"]:
+    for key in [k for k in found if k[0] == "unexplained" or set(k) & set(dropped)]:
         c = found[key]
         samples = [o for o in (c.minimal, c.largest) if o is not None]
         if not samples:
             continue
         again = [recheck(o) for o in samples]
-        if any(o.key is None or o.key[0] == "unexplained" for o in again):
+        if any(o.key is None or o.key[0] == "unexplained" for o in again) and key[0] == "unexplained":
+            continue
+        if any(o.key is None for o in again) or len({o.key for o in again}) > 1:
+            del found[key]  # a dropped deviation's inputs the model explains otherwise now
             continue
         target = found.get(again[0].key)
         del found[key]

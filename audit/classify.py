@@ -81,6 +81,8 @@ class Classifier:
         #: (implementation, level) -> divergences no candidate explained / a candidate explained
         self.failures: dict = {}
         self.successes: dict = {}
+        #: (implementation, definition, family) the model dropped as redundant: never again
+        self.dropped: set = set()
         #: (implementation, definition) -> families -> variant: its accepted explanations under
         #: any parameters (a deviation is a property of the code, whatever parameters it is
         #: called with), per definition held to (the conformance matrix judges the others
@@ -109,6 +111,8 @@ class Classifier:
         searches = ([dict(base=model, max_size=2)] if fitted else []) + [dict(max_size=3)]
         for how in searches:
             for candidates in explain(segments, params, level, actual, self.tolerance, scale, **how):
+                candidates = [c for c in candidates
+                              if not any((adapter.name, params.definition, f) in self.dropped for f in c.families)]
                 accepted = [c for c in candidates if self._confirm(adapter, level, params, c)]
                 if len(accepted) > 1:
                     accepted = self._cross_check(adapter, level, params, accepted)
@@ -123,8 +127,24 @@ class Classifier:
         return None
 
     def accept(self, implementation: str, definition: str, families, variant) -> None:
-        """Add an explanation to the implementation's model (the residual of later ones)."""
+        """Add an explanation to the implementation's model (the residual of later ones).
+        A new model deserves new attempts: the count of failed explanations starts again."""
         self._accepted.setdefault((implementation, definition), {}).setdefault(tuple(families), variant)
+        for unit in [u for u in self.failures if u[0] == implementation]:
+            self.failures[unit] = 0
+
+    def drop(self, implementation: str, definition: str, family: str) -> None:
+        """Take ``family`` out of the implementation's model (``audit.fitting.prune``): out of
+        every accepted explanation that names it (the others of such an explanation stay)."""
+        from .reduce import without
+
+        self.dropped.add((implementation, definition, family))
+        accepted = self._accepted.get((implementation, definition), {})
+        for fams in [f for f in accepted if family in f]:
+            variant = accepted.pop(fams)
+            rest = tuple(f for f in fams if f != family)
+            if rest:
+                accepted.setdefault(rest, without(family, variant))
 
     def model(self, implementation: str, definition: str) -> tuple[list[str], tuple]:
         """The implementation's fitted model: every accepted family, in the order accepted,

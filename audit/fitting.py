@@ -69,7 +69,8 @@ def scan(checker: Checker, level: str, found: dict, tick: Callable[[], None]) ->
     for stage in ("text", "score"):
         for dev in deviations.modelled(stage):
             fitted, _ = checker.classifier.model(adapter.name, params.definition)
-            if dev.id in fitted or not dev.applies(params, level, nrefs, nsegs):
+            if dev.id in fitted or not dev.applies(params, level, nrefs, nsegs) or \
+                    (adapter.name, params.definition, dev.id) in checker.classifier.dropped:
                 continue
             for fld, value in dev.models:
                 if dev.model_filter is not None and not dev.model_filter(params, (fld, value)):
@@ -83,6 +84,49 @@ def scan(checker: Checker, level: str, found: dict, tick: Callable[[], None]) ->
                     added.append(dev.id)
                     break
     return added
+
+
+def prune(checker: Checker, level: str, tick: Callable[[], None]) -> list[str]:
+    """Drop from the model every fitted deviation the others make redundant: on its own
+    trigger inputs, and on every score observed under the claimed parameters, the model
+    without it predicts the implementation wherever the model with it does.  (Two
+    deviations can coincide on the inputs one of them was accepted on -- reading a corpus's
+    references as streams uses only the first reference of a one-segment corpus -- and a
+    name is kept only when the implementation needs it.)  Deviations named by relations are
+    not judged here: no exact model reproduces their implementation.  Returns the dropped."""
+    adapter = checker.adapter
+    params = adapter.claims.params()
+    scale = adapter.claims.scale
+    definition = params.definition
+    nrefs = adapter.supports.refs_limit(3 if adapter.supports.multi_reference else 1)
+    tol = checker.tolerance
+    dropped = []
+    fams, _ = checker.classifier.model(adapter.name, definition)
+    for fam in reversed(fams):
+        if str(checker.classifier.evidence.get((level, (fam,)), "")).startswith("relations:"):
+            continue
+        _, model = checker.classifier.model(adapter.name, definition)
+        rest = reduce.without(fam, model)
+        if rest == model:
+            continue
+        pool = [s for s in trigger_pool(fam, params, level, nrefs) if all(adapter.supports.takes(len(r)) for _, r in s)]
+        tick()
+        observed = [(s, v) for s, v in zip(pool, score_many(adapter, level, pool)) if v is not None]
+        observed += checker.samples[level]
+
+        def explains(variant, segs, value) -> bool:
+            try:
+                return agrees(predict(segs, params, level, variant), variant[1], value, scale, tol)
+            except Exception:  # noqa: BLE001 - a model that cannot read this input
+                return False
+
+        full = [explains(model, s, v) for s, v in observed]
+        if sum(full[:len(pool)]) < 5:
+            continue  # not an exact fit on its own inputs: nothing to compare
+        if all(explains(rest, s, v) for (s, v), ok in zip(observed, full) if ok):
+            checker.classifier.drop(adapter.name, definition, fam)
+            dropped.append(fam)
+    return dropped
 
 
 def has_unexplained(found: dict) -> bool:

@@ -136,14 +136,17 @@ def _units(text: str, tv: TextVariant):
 
 
 def _chars(text: str, params: ChrfParams, tv: TextVariant) -> str:
+    # A whitespace deviation changes what removing whitespace does; with whitespace kept by
+    # the parameters only "whitespace-removed" applies (parameters that are ignored are the
+    # claims probe's business).
+    if params.whitespace and tv.ws != "whitespace-removed" or tv.ws is None:
+        return char_sequence(text, params.whitespace, params.definition)
     if tv.ws == "whitespace-kept":
         return text
     if tv.ws == "whitespace-stripped-ends-only":
         return text.strip()
-    if tv.ws:
-        removed = WHITESPACE_SETS[tv.ws]
-        return "".join(c for c in text if c not in removed)
-    return char_sequence(text, params.whitespace, params.definition)
+    removed = WHITESPACE_SETS[tv.ws]
+    return "".join(c for c in text if c not in removed)
 
 
 def _words(text: str, tv: TextVariant) -> list[str]:

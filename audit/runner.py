@@ -31,7 +31,7 @@ from .families import FAMILIES
 from .findings import AdapterSummary, AuditResult, Finding
 from .hypothesis_profiles import SearchProfile, private_storage
 from .hypothesis_profiles import resolve as resolve_profile
-from .fitting import fit_relations, fit_summary, has_unexplained, probe_claims, reduce_repros, scan
+from .fitting import fit_relations, fit_summary, has_unexplained, probe_claims, prune, reduce_repros, scan
 from .search import Pass, Progress, _rank, derived_seed, generate, keys_to_shrink, metamorphic_examiner, record, shrink, strategies
 
 __all__ = ["run_audit", "audit_adapter", "audit_level", "LevelAudit", "Checker", "Observation", "Progress",
@@ -148,8 +148,10 @@ def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, 
             # a new model: the deviations that needed it can be fitted now, exactly
             checker.classifier.failures.pop((name, level), None)
             scan(checker, level, found, tick)
-    # Inputs met before the implementation's other deviations were confirmed: explained now?
-    found = explain_again(found, lambda o: checker.check(o.level, o.inputs, o.changes, repeat=False))
+    # A deviation the others make redundant is dropped; inputs met before the
+    # implementation's other deviations were confirmed: explained now?
+    dropped = prune(checker, level, tick)
+    found = explain_again(found, lambda o: checker.check(o.level, o.inputs, o.changes, repeat=False), dropped)
 
     # 3. Repros: each fitted deviation's own (reduced from its trigger inputs, alone where
     #    possible); every other key shrunk on its own from the search's examples.

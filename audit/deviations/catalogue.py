@@ -28,6 +28,11 @@ def _corpus(p, level, nrefs, nsegs):
     return level == "corpus"
 
 
+def _corpus_several(p, level, nrefs, nsegs):
+    # several segments, or one with several references (read as several one-reference streams)
+    return level == "corpus" and (nsegs > 1 or nrefs > 1)
+
+
 def _corpus_multi_ref(p, level, nrefs, nsegs):
     # (a segment's score is the same either way: an empty reference scores 0, as a segment
     # with no reference does; only its statistics, summed into a corpus, differ)
@@ -255,7 +260,7 @@ DEVIATIONS = [
     Deviation("reference-streams-transposed",
               "the corpus references are read as reference streams (zip(*references), one list per reference "
               "position) instead of one list of references per segment",
-              "text", (("corpus_layout", "transposed"),), _corpus_multi, "segments"),
+              "text", (("corpus_layout", "transposed"),), _corpus_several, "segments"),
     Deviation("corpus-single-segment",
               "the corpus score is computed from one segment only (the first or the last) instead of all of them",
               "text", (("corpus_layout", "first-segment"), ("corpus_layout", "last-segment")), _corpus_multi,
