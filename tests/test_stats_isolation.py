@@ -67,7 +67,7 @@ def test_garbage_object_and_nan_bounds_are_invalid_outcomes():
     finally:
         proc.close()
     assert res["one segment"].outcome == "invalid" and "not a finite number" in res["one segment"].summary
-    assert res["empty segments"].status == "pass"
+    assert "empty segments" not in res        # answered with valid values: no robustness finding there
 
 
 def test_forked_children_and_relative_writes_do_not_outlive_the_worker(tmp_path, monkeypatch):

@@ -12,9 +12,11 @@ HELP = "audit statistical procedures: bootstrap intervals and paired significanc
 
 DESCRIPTION = """\
 Audit chrF confidence intervals and paired significance tests against float64 computations
-over summed segment statistics: point estimate inside its interval, resampling of segment
-statistics (not sentence scores), precision, pairing, calibration under the null and
-coverage, robustness on edge cases.  Families and their tests: docs/stats.md.
+over summed segment statistics: point estimate, exact containment of the estimate, resampling
+of segment statistics (not sentence scores), precision vs construction (a float64 replay of
+the procedure's own draw), pairing, calibration under the null and coverage, corpus sizes
+from 1 to 3000 segments, side effects on the caller, robustness.  Families and their tests:
+docs/stats.md.
 
 Procedures (default: --sacrebleu --evaluatio):
   --sacrebleu       sacreBLEU's corpus_score(n_bootstrap=) interval, paired AR and paired bootstrap
@@ -45,6 +47,10 @@ def register(subparsers) -> None:
     p.add_argument("--statistic", choices=["permutation", "bootstrap", "bootstrap-t"], default="permutation",
                    help="the test statistic a --paired callable claims: permutation (default), "
                    "bootstrap (sacreBLEU's Moses statistic) or bootstrap-t (studentized, audit.significance)")
+    p.add_argument("--draw", choices=["numpy-choice", "numpy-integers-per-position"], default=None,
+                   help="the random draw --ci/--paired callables claim (numpy.random.default_rng(seed)"
+                   ".choice(n, (R, n)), or one integers(0, n, R) per position): every answer is then "
+                   "replayed in float64 on its own resamples (default: identified when possible)")
     p.add_argument("--documented-layout", choices=["segments", "streams"], default="segments",
                    help="reference layout the callables' documentation states (default segments)")
     p.add_argument("--evaluatio-python", metavar="PATH", default=None,
@@ -83,7 +89,7 @@ def _procedures(args, procs: list) -> None:
         procs += builtin.reference_procedures(params)
     if args.sacrebleu or not chosen:
         procs += builtin.sacrebleu_procedures(params, timeout=args.timeout)
-    kw = dict(accepts=args.accepts, statistic=args.statistic,
+    kw = dict(accepts=args.accepts, statistic=args.statistic, draw=args.draw,
               documented_layout=args.documented_layout, params=params, timeout=args.timeout)
     for kind, specs in (("ci", args.ci), ("paired", args.paired)):
         for spec in specs:

@@ -13,12 +13,13 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .checks import CheckResult, Settings
+from .checks import CheckResult, Session, Settings
+from .checks_answers import check_answers
 from .checks_ci import check_ci
-from .checks_edge import check_edges
+from .checks_edge import edges
 from .checks_paired import check_paired
 from .families import FAMILIES
-from .procedures import Procedure
+from .procedures import Procedure, dist_version
 
 
 @dataclass
@@ -62,19 +63,23 @@ class StatsRun:
 
 def environment() -> dict:
     env = {"python": platform.python_version(), "numpy": np.__version__}
-    try:  # the distribution's metadata: importing sacreBLEU (code under audit) is for workers
-        from importlib.metadata import version
-        env["sacrebleu"] = version("sacrebleu")
-    except Exception:  # noqa: BLE001  # pragma: no cover - not installed
-        pass
+    if dist_version("sacrebleu"):  # metadata: importing sacreBLEU (code under audit) is for workers
+        env["sacrebleu"] = dist_version("sacrebleu")
     from .. import __version__
     env["chrf_audit"] = __version__
     return env
 
 
 def audit_procedure(proc: Procedure, settings: Settings) -> list[CheckResult]:
-    main = check_ci(proc, settings) if proc.kind == "ci" else check_paired(proc, settings)
-    return main + check_edges(proc, settings)
+    """Every family's checks, each run whatever another found: the chosen inputs first
+    (calibration, pairing, sizes...), then the edge cases and the side-effect probe, then
+    the checks over every answer obtained (robustness, estimate, containment, replay)."""
+    sess = Session(proc, settings)
+    try:
+        planned = [check_ci(sess) if proc.kind == "ci" else check_paired(sess), edges(sess)]
+        return [r for evaluate in planned for r in evaluate()] + check_answers(sess)
+    finally:
+        sess.close()
 
 
 def run_stats(procedures: list[Procedure], settings: Optional[Settings] = None,
