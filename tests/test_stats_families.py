@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from audit.cli import main
-from audit.stats import builtin, callables, markdown
+from audit.stats import builtin, callables
 from audit.stats import stat_tests as T
 from audit.stats.checks import Settings
 from audit.stats.data import make_corpus
@@ -226,3 +226,41 @@ def _sizes(r) -> list[int]:
 def test_more_statistical_bugs_are_named_by_the_check_that_caught_them(name, kind, family):
     found = _findings(_audit(name, kind))
     assert family in found and "low-precision" not in found, set(found)
+
+
+def test_stable_cli_interface_exit_codes_and_findings(tmp_path):
+    """``stats --ci/--paired SPEC --seed N --json PATH``: the findings list with family;
+    exit 0 clean, 1 findings, 2 usage error."""
+    clean, buggy = tmp_path / "clean.json", tmp_path / "buggy.json"
+    assert main(["stats", "--paired", "tests.planted_stats:paired_correct", "--seed", "3", "--trials", "20",
+                 "--quiet", "--json", str(clean)]) == 0
+    doc = json.loads(clean.read_text())
+    assert doc["findings"] == [] and doc["run"]["seed"] == 3
+    assert main(["stats", "--ci", f"{MORE}:ci_reseeds_numpy", "--seed", "3", "--trials", "20", "--quiet",
+                 "--json", str(buggy)]) == 1
+    assert [f["family"] for f in json.loads(buggy.read_text())["findings"]] == ["side-effects"]
+    with pytest.raises(SystemExit) as usage:       # argparse's one-line usage error
+        main(["stats", "--ci", f"{MORE}:ci_reseeds_numpy", "--draw", "numpy-shuffle"])
+    assert usage.value.code == 2
+
+
+def test_p_value_rounding_is_earned_by_the_replay_not_assumed():
+    """A count that differs from the float64 replay's only where a resample ties the observed
+    value to rounding is precision; any other difference is not."""
+    from audit.stats.checks_answers import _paired_kind
+    from audit.stats.models import Null
+    null = Null(np.array([0.5, 1.0 + 1e-6, 2.0, 3.0, 0.1, 0.2]), 1.0, False)
+    assert null.count() == 3 and null.p == 4 / 7
+    assert _paired_kind(null, 4 / 7) == "exact"
+    assert _paired_kind(null, float(np.float32(4 / 7))) == "rounding"      # the p-value stored in float32
+    assert _paired_kind(null, 3 / 7) == "rounding"      # 1.000001 rounded below 1: one near-tie flipped
+    assert _paired_kind(null, 2 / 7) == "other"         # two counts off, one near-tie: not rounding
+    assert _paired_kind(Null(null.stat, 1.0, True), 3 / 7) == "rounding"
+
+
+def test_containment_counts_an_exclusion_only_where_a_correct_interval_cannot_miss():
+    from audit.stats.checks_answers import _miss_chance
+    scores = np.random.default_rng(0).normal(50, 2, size=2000)
+    assert _miss_chance(scores, 50.0, 1000, 0.05) < 1e-6     # the median: no correct interval misses it
+    assert _miss_chance(scores, 50.0, 1, 0.05) == 1.0        # one resample may miss anything
+    assert _miss_chance(scores, 53.8, 1000, 0.05) > 1e-6     # in the tail: a correct interval may miss it

@@ -16,7 +16,7 @@ from audit.errors import UsageError
 from audit.stats import callables
 from audit.stats.checks import Settings
 from audit.stats.checks_edge import check_edges
-from tests.fixtures.procs import alive, until, with_command
+from tests.fixtures.procs import until, with_command
 
 FAST = Settings(trials=40)
 HOSTILE = "tests.planted_stats_hostile"
@@ -83,9 +83,9 @@ def test_forked_children_and_relative_writes_do_not_outlive_the_worker(tmp_path,
     finally:
         proc.close()
     pids = [int(x) for x in pid_file.read_text().split()]
+    # the forked children keep the worker's command line: none of them is left.  (Not
+    # alive(pid): with pid_max 32768 on a busy machine a pid can be reused by another program.)
     assert pids and _gone(f"{HOSTILE}:paired_forks")
-    for pid in pids:
-        assert not alive(pid)
     assert not workdir.exists()
     assert not (Path.cwd() / "relative-write.txt").exists()
 

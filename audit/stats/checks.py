@@ -29,7 +29,7 @@ import numpy as np
 
 from . import stat_tests as T
 from .data import Corpus
-from .procedures import VALUE, Outcome, Procedure
+from .procedures import Outcome, Procedure
 
 
 @dataclass(frozen=True)
@@ -85,11 +85,6 @@ class CheckResult:
     @property
     def is_finding(self) -> bool:
         return self.status == "finding"
-
-    def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in (
-            "procedure", "family", "check", "status", "summary", "test", "call", "expected",
-            "actual", "outcome", "evidence")}
 
 
 Evaluation = Callable[[], list["CheckResult"]]
@@ -183,9 +178,11 @@ class Session:
         self.answers.append(ans)
         return ans
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Stop the calls.  ``wait=False`` (on an error): the call under way is not waited
+        for; closing the procedure then ends it (its worker is killed)."""
         if self._calls:
-            self._calls.shutdown(wait=True, cancel_futures=True)
+            self._calls.shutdown(wait=wait, cancel_futures=True)
 
 
 def args_for(proc: Procedure, settings: Settings, *, resamples=None, alpha=None, seed=None) -> dict:

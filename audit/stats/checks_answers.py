@@ -35,7 +35,8 @@ def check_answers(sess: Session) -> list[CheckResult]:
 
 
 def robustness(sess: Session) -> list[CheckResult]:
-    """One finding per site where a call crashed, raised, hung or answered invalid values."""
+    """One finding per site where a call crashed, raised, hung or answered invalid values,
+    the site with the smallest failing input first (it is the family's repro)."""
     name = sess.proc.name
     sites: dict[str, list[Answer]] = {}
     calls: dict[str, int] = {}
@@ -45,7 +46,7 @@ def robustness(sess: Session) -> list[CheckResult]:
             if a.out.kind != VALUE:
                 sites.setdefault(a.site, []).append(a)
     out = []
-    for site, bad in sites.items():
+    for site, bad in sorted(sites.items(), key=lambda kv: kv[1][0].corpus.n):
         a = bad[0]
         many = f" ({len(bad)} of {calls[site]} calls)" if calls[site] > 1 else ""
         out.append(CheckResult(name, "robustness", site, "finding", f"{a.out.kind} on {site}{many}: {a.out.detail}",
@@ -208,7 +209,7 @@ def draw_of(sess: Session):
         return None
     # paired: p-values in the middle of their range (a chance match is ~1/sqrt(2 pi N p q) each)
     usable = [a for a in usable if 0.1 <= a.values["p_value"] <= 0.9][:5]
-    if len(usable) >= 3 and all(_paired_kind(a, paired_replay(a, c), a.values["p_value"]) in ("exact", "rounding")
+    if len(usable) >= 3 and all(_paired_kind(paired_replay(a, c), a.values["p_value"]) in ("exact", "rounding")
                                 for a in usable):
         return "numpy-choice"
     return None
@@ -221,7 +222,9 @@ def _bounds_error(v: dict, replayed) -> float:
     return max(abs(got[0] - replayed[0]), abs(got[1] - replayed[1]))
 
 
-def _paired_kind(a: Answer, null: Null, p: float) -> str:
+def _paired_kind(null: Null, p: float) -> str:
+    """exact, rounding (the float32 rounding of the p-value, or counts that differ only where
+    a resample ties the observed value to rounding) or other."""
     p64 = null.p
     err = abs(p - p64)
     if err <= 1e-12:
@@ -252,7 +255,7 @@ def _classify(sess: Session, a: Answer):
         serr = _bounds_error(v, (slo, shi))
         return ("sentence" if T.rounding(serr, max(abs(slo), abs(shi))) else "construction"), err, ref
     null = paired_replay(a, c)
-    kind = _paired_kind(a, null, v["p_value"])
+    kind = _paired_kind(null, v["p_value"])
     ref = {"p_value": null.p}
     if kind != "other":
         return kind, abs(v["p_value"] - null.p), ref

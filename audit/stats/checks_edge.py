@@ -17,9 +17,12 @@ def check_edges(proc, s: Settings) -> list[CheckResult]:
     sess = Session(proc, s)
     try:
         res = edges(sess)()
-        return res + robustness(sess)
-    finally:
-        sess.close()
+        res += robustness(sess)
+    except BaseException:
+        sess.close(wait=False)
+        raise
+    sess.close()
+    return res
 
 
 def _normal(s: Settings, params) -> D.Corpus:

@@ -40,13 +40,6 @@ def ci_scores(stats, sentence, params: ChrfParams, idx: np.ndarray, over: str) -
     return sig.bootstrap_scores(stats, params, indices=idx)
 
 
-def ci_replicates(stats, sentence, claims, alpha, resamples, seeds, over):
-    """Replicate (low, high) over fresh numpy-choice draws: array (len(seeds), 2)."""
-    n = len(sentence)
-    return np.array([ci_model(stats, sentence, claims, alpha, DRAWS["numpy-choice"](s, n, resamples), over)
-                     for s in seeds])
-
-
 def ci_replay(corpus, claims: StatsClaims, draw: str, rec: dict, over: str = "statistics"):
     """(low, high) of the claimed construction on the procedure's own resamples: the draw
     ``draw`` with the call's seed and resample count."""

@@ -77,9 +77,12 @@ def audit_procedure(proc: Procedure, settings: Settings) -> list[CheckResult]:
     sess = Session(proc, settings)
     try:
         planned = [check_ci(sess) if proc.kind == "ci" else check_paired(sess), edges(sess)]
-        return [r for evaluate in planned for r in evaluate()] + check_answers(sess)
-    finally:
-        sess.close()
+        results = [r for evaluate in planned for r in evaluate()] + check_answers(sess)
+    except BaseException:
+        sess.close(wait=False)
+        raise
+    sess.close()
+    return results
 
 
 def run_stats(procedures: list[Procedure], settings: Optional[Settings] = None,

@@ -25,13 +25,6 @@ def binom_cdf(k: int, n: int, p: float) -> float:
     return float(sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k + 1)))
 
 
-def binom_two_sided(k: int, n: int, p: float) -> float:
-    """Two-sided exact binomial p-value: 2 * min(lower tail, upper tail), capped at 1."""
-    lower = binom_cdf(k, n, p)
-    upper = 1.0 - binom_cdf(k - 1, n, p)
-    return min(1.0, 2.0 * min(lower, upper))
-
-
 def binom_interval(n: int, p: float, level: float = LEVEL) -> tuple[int, int]:
     """The acceptance region [lo, hi] of counts: each tail outside has mass <= level / 2."""
     lo = 0
