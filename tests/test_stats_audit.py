@@ -233,6 +233,29 @@ def test_evaluatio_documented_layout_drops_segments():
             p.close()
 
 
+def test_evaluatio_runs_the_side_effect_probe_in_its_own_process():
+    """The evaluatio server calls evaluatio in-process on lists and numpy arrays and says what
+    changed (nothing: both pass); its interval refuses numpy arrays (sacreBLEU underneath)."""
+    from audit.stats import evaluatio_env
+    from audit.stats.checks import Session
+    from audit.stats.checks_edge import side_effect_probe
+    procs = external.start(evaluatio_env.command(), ChrfParams.make(), timeout=120)
+    try:
+        for proc in procs:
+            assert proc.can_probe
+            sess = Session(proc, FAST)
+            res = {r.check: r for r in side_effect_probe(sess)()}
+            sess.close()
+            assert {k: r.status for k, r in res.items()} == {"Python lists": "pass", "numpy arrays": "pass"}
+            lists = next(a for a in sess.answers if a.site == "side-effect probe (lists)")
+            assert lists.values is not None
+            numpy = next(a for a in sess.answers if a.site == "side-effect probe (numpy)")
+            assert (numpy.out.kind == "exception") == (proc.kind == "ci")
+    finally:
+        for p in procs:
+            p.close()
+
+
 def test_calibration_repro_script_imports_only_sacrebleu_and_shows_the_bug():
     from audit.stats import snippets
     code = snippets.null_calibration(builtin.SacrebleuPaired("bs"), {"resamples": 199, "seed": 2000}, 40, 30)

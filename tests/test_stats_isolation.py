@@ -22,8 +22,15 @@ FAST = Settings(trials=40)
 HOSTILE = "tests.planted_stats_hostile"
 
 
+def _ours(fragment: str) -> set[int]:
+    """Live processes of this checkout with ``fragment`` on their command line (the worker's
+    argv names its import directory or interpreter here; other checkouts on the machine may
+    run the same tests at the same time)."""
+    return set(with_command(fragment)) & set(with_command(str(Path(__file__).resolve().parents[1])))
+
+
 def _gone(fragment: str, wait: float = 10.0) -> bool:
-    return until(lambda: not with_command(fragment), wait)
+    return until(lambda: not _ours(fragment), wait)
 
 
 @pytest.mark.parametrize("name, outcome, detail", [

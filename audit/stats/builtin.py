@@ -27,6 +27,7 @@ class ReferenceCI(Procedure):
 
     kind, name, library = "ci", "chrf-audit:ci", "chrf-audit"
     source = "audit/significance.py:bootstrap_ci"
+    can_probe = True
 
     def __init__(self, params: ChrfParams | None = None):
         self.claims = StatsClaims(params=params or ChrfParams.make(), accepts=ALL,
@@ -48,6 +49,7 @@ class ReferencePaired(Procedure):
     """audit.significance.paired_permutation / paired_bootstrap over segment statistics."""
 
     kind, library = "paired", "chrf-audit"
+    can_probe = True
 
     def __init__(self, test: str = "permutation", params: ChrfParams | None = None):
         self.test = test

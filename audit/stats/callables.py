@@ -119,7 +119,7 @@ class CallableProcess(StatsProcess):
 
 
 class CallableProcedure(Procedure):
-    remote = True
+    remote, can_probe = True, True
 
     def __init__(self, spec: str, kind: str, claims: StatsClaims, timeout: float = 120.0):
         check_spec(spec)

@@ -82,6 +82,7 @@ class ExternalProcedure(Procedure):
         self.version = hello.get("version")
         self.environment = hello.get("versions") if isinstance(hello.get("versions"), dict) else None
         self.source = str(spec.get("function") or process.command)
+        self.can_probe = spec.get("probe") is True
         self.claims = StatsClaims(
             params=params,
             resamples=int(spec.get("resamples", 1000)), alpha=float(spec.get("alpha", 0.05)),
@@ -106,6 +107,18 @@ class ExternalProcedure(Procedure):
     def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
         return self.process.request(self._req("paired", hyps_a, refs, resamples, seed, layout,
                                               hypotheses_b=list(hyps_b), test=self.test))
+
+    def probe(self, form, hyps, refs, args, hyps_b=None):
+        """The side-effect probe, run by the program in its own process (where its hello says
+        it can, ``"probe": true``: over JSON nothing of the caller's could change)."""
+        extra = {"kind": self.kind, "form": form}
+        if self.kind == "ci":
+            extra["alpha"] = args["alpha"]
+        else:
+            extra["hypotheses_b"] = list(hyps_b)
+        out = self.process.request(self._req("probe", hyps, refs, args["resamples"], args["seed"], "segments",
+                                             **extra), self.kind)
+        return out, list(out.effects or ())
 
     def snippet(self, call: dict) -> str:
         fn = self.source

@@ -63,6 +63,7 @@ class Procedure:
     claims: StatsClaims = StatsClaims()
     source: str = ""                    # where the procedure lives (for reports)
     remote: bool = False                # runs in another process (its calls are waited for)
+    can_probe: bool = False             # ``probe`` is implemented (the side-effect check)
 
     def ci(self, hyps, refs, *, resamples, alpha, seed, layout="segments") -> Outcome:
         raise NotImplementedError
@@ -73,9 +74,9 @@ class Procedure:
     def probe(self, form: str, hyps, refs, args: dict, hyps_b=None):
         """Call the procedure in the caller's process (for a callable: its worker's) on
         Python lists (``form`` "lists") or numpy arrays ("numpy") and report what the call
-        changed there: ``(Outcome, [change, ...])`` (``audit.stats.side_effects``), or None
-        when the procedure cannot be called in-process (an external program gets JSON)."""
-        return None
+        changed there: ``(Outcome, [change, ...])`` (``audit.stats.side_effects``).  Only where
+        ``can_probe``: an external program gets JSON, unless it runs the probe itself."""
+        raise NotImplementedError
 
     def snippet(self, call: dict) -> str:
         """A standalone repro of ``call`` that imports only the audited library."""
