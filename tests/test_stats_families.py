@@ -264,3 +264,20 @@ def test_containment_counts_an_exclusion_only_where_a_correct_interval_cannot_mi
     assert _miss_chance(scores, 50.0, 1000, 0.05) < 1e-6     # the median: no correct interval misses it
     assert _miss_chance(scores, 50.0, 1, 0.05) == 1.0        # one resample may miss anything
     assert _miss_chance(scores, 53.8, 1000, 0.05) > 1e-6     # in the tail: a correct interval may miss it
+
+
+def test_procedures_audited_at_the_same_time_give_the_same_report():
+    """--jobs: procedures with workers of their own are audited two at a time; the calls of
+    each keep their order, so the report is the same as one at a time."""
+    from audit.stats import report
+    docs = []
+    for jobs in (1, 2):
+        procs = [callables.make(f"{MORE}:ci_reseeds_numpy", "ci"), callables.make(f"{MORE}:paired_p_count_over_n", "paired"),
+                 builtin.ReferencePaired("permutation")]
+        try:
+            docs.append(report.to_json(run_stats(procs, Settings(trials=20, largest=200), jobs=jobs)))
+        finally:
+            for p in procs:
+                p.close()
+    assert docs[0] == docs[1]
+    assert [f["family"] for f in json.loads(docs[0])["findings"]] == ["side-effects", "robustness"]

@@ -56,6 +56,9 @@ def register(subparsers) -> None:
     p.add_argument("--evaluatio-python", metavar="PATH", default=None,
                    help="an interpreter that has evaluatio (skips creating the private venv)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=2,
+                   help="procedures with processes of their own audited at a time (default 2); "
+                   "the results do not depend on it")
     p.add_argument("--trials", type=int, default=None,
                    help="calibration datasets / coverage corpora (default 200)")
     p.add_argument("--timeout", type=float, default=120.0,
@@ -110,13 +113,15 @@ def run(args) -> int:
     from ..stats.runner import run_stats
     if args.trials is not None and args.trials < 20:
         raise UsageError(f"--trials must be at least 20, got {args.trials}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     from ..limits import check_timeout
     check_timeout(args.timeout)
     settings = Settings(seed=args.seed, **({"trials": args.trials} if args.trials else {}))
     procs = procedures(args)
     try:
         progress = None if args.quiet else (lambda name: print(f"auditing {name} ...", file=sys.stderr))
-        result = run_stats(procs, settings, progress=progress)
+        result = run_stats(procs, settings, progress=progress, jobs=args.jobs)
     finally:
         for p in procs:
             p.close()

@@ -21,6 +21,7 @@ whole ledger at the end (``audit.stats.checks_answers``).
 from __future__ import annotations
 
 import math
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -29,7 +30,7 @@ import numpy as np
 
 from . import stat_tests as T
 from .data import Corpus
-from .procedures import Outcome, Procedure
+from .procedures import CRASH, Outcome, Procedure
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Settings:
     one_segment_corpora: int = 20  # exact containment where every resample is the corpus
     largest: int = 3000            # the largest corpus size (WMT test sets: 2000-3000)
     large: int = 1000              # from this size on, calls use ``large_resamples``
-    large_resamples: int = 500
+    large_resamples: int = 200
 
     def rng(self, salt: int) -> np.random.Generator:
         return np.random.default_rng([self.seed, salt])
@@ -133,15 +134,18 @@ class Answer:
 class Session:
     """The audit of one procedure: every call is asked here and kept in ``answers``."""
 
-    def __init__(self, proc: Procedure, settings: Settings):
+    def __init__(self, proc: Procedure, settings: Settings, stop: Optional[threading.Event] = None):
         self.proc, self.settings = proc, settings
+        self.stop = stop or threading.Event()   # set: the audit failed, no further calls
         self.answers: list[Answer] = []
         self.draw: Optional[str] = None      # the procedure's draw, claimed or identified
         self.mc_sd: Optional[tuple] = None   # (Monte Carlo SD of a bound, its resamples)
         self._calls = ThreadPoolExecutor(1, "chrf-audit-stats-calls") if proc.remote else None
 
     def _submit(self, fn) -> Future:
-        return self._calls.submit(fn) if self._calls else done(fn())
+        def call():
+            return Outcome(CRASH, None, "not called: the audit stopped") if self.stop.is_set() else fn()
+        return self._calls.submit(call) if self._calls else done(call())
 
     def args(self, *, resamples=None, alpha=None, seed=None) -> dict:
         return args_for(self.proc, self.settings, resamples=resamples, alpha=alpha, seed=seed)
@@ -181,6 +185,8 @@ class Session:
     def close(self, wait: bool = True) -> None:
         """Stop the calls.  ``wait=False`` (on an error): the call under way is not waited
         for; closing the procedure then ends it (its worker is killed)."""
+        if not wait:
+            self.stop.set()
         if self._calls:
             self._calls.shutdown(wait=wait, cancel_futures=True)
 

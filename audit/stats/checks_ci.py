@@ -36,12 +36,14 @@ def _replicate_scores(key, corpus, params, resamples: int, seeds, over: str) -> 
     """Resampled scores of fresh numpy-choice draws (the bounds of any construction and alpha
     come from these; several procedures share them)."""
     full = (key, resamples, over, params)
-    if full not in _REPLICATES:
+    got = _REPLICATES.get(full)
+    if got is None:   # (two procedures audited at once may both compute it: same values)
         if len(_REPLICATES) > 64:
             _REPLICATES.clear()
-        _REPLICATES[full] = [ci_scores(corpus.stats, corpus.sentence, params,
-                                       DRAWS["numpy-choice"](sd, corpus.n, resamples), over) for sd in seeds]
-    return _REPLICATES[full]
+        got = _REPLICATES[full] = [ci_scores(corpus.stats, corpus.sentence, params,
+                                             DRAWS["numpy-choice"](sd, corpus.n, resamples), over)
+                                   for sd in seeds]
+    return got
 
 
 def locate_interval(sess: Session, ans: Answer, check: str, key) -> CheckResult:

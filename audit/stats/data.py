@@ -9,6 +9,7 @@ sentence, not per word): building the corpora is a good part of an audit's run t
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,16 +20,18 @@ from .. import significance as sig
 LETTERS = np.array(list("abcdefghijklmnopqrstuvwxyz"))
 
 _CACHE: dict = {}
+_BUILDING = threading.RLock()
 
 
 def cached(key, make):
     """Corpora are pure functions of (seed, salt, sizes, params): build each once per process
-    (several procedures are audited on the same inputs)."""
-    if key not in _CACHE:
-        if len(_CACHE) > 64:
-            _CACHE.clear()
-        _CACHE[key] = make()
-    return _CACHE[key]
+    (several procedures, possibly audited at the same time, use the same inputs)."""
+    with _BUILDING:
+        if key not in _CACHE:
+            if len(_CACHE) > 64:
+                _CACHE.clear()
+            _CACHE[key] = make()
+        return _CACHE[key]
 
 
 @dataclass

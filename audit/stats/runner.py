@@ -8,6 +8,8 @@ are listed with it.  The run is a pure function of the seed and the procedures' 
 from __future__ import annotations
 
 import platform
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -70,11 +72,11 @@ def environment() -> dict:
     return env
 
 
-def audit_procedure(proc: Procedure, settings: Settings) -> list[CheckResult]:
+def audit_procedure(proc: Procedure, settings: Settings, stop: Optional[threading.Event] = None) -> list[CheckResult]:
     """Every family's checks, each run whatever another found: the chosen inputs first
     (calibration, pairing, sizes...), then the edge cases and the side-effect probe, then
     the checks over every answer obtained (robustness, estimate, containment, replay)."""
-    sess = Session(proc, settings)
+    sess = Session(proc, settings, stop)
     try:
         planned = [check_ci(sess) if proc.kind == "ci" else check_paired(sess), edges(sess)]
         results = [r for evaluate in planned for r in evaluate()] + check_answers(sess)
@@ -86,11 +88,36 @@ def audit_procedure(proc: Procedure, settings: Settings) -> list[CheckResult]:
 
 
 def run_stats(procedures: list[Procedure], settings: Optional[Settings] = None,
-              progress: Optional[Callable[[str], None]] = None) -> StatsRun:
+              progress: Optional[Callable[[str], None]] = None, jobs: int = 1) -> StatsRun:
+    """Audit every procedure.  With ``jobs`` > 1, procedures that run in processes of their
+    own are audited that many at a time, so that their workers compute in parallel;
+    procedures sharing a process (an external program's) stay together, one after the
+    other, and so do the in-process ones (their side-effect probe looks at this process's
+    global random state).  Each procedure's calls keep their order, so the result does not
+    depend on ``jobs``."""
     settings = settings or Settings()
-    runs = []
+    groups: dict[object, list[Procedure]] = {}
     for proc in procedures:
-        if progress:
-            progress(proc.name)
-        runs.append(ProcedureRun(proc, audit_procedure(proc, settings)))
+        groups.setdefault(id(getattr(proc, "process", proc)) if proc.remote else "in-process", []).append(proc)
+    stop = threading.Event()   # set when the audit fails: the other procedures stop calling
+
+    def audit(group: list[Procedure]) -> list[ProcedureRun]:
+        out = []
+        for proc in group:
+            if progress:
+                progress(proc.name)
+            out.append(ProcedureRun(proc, audit_procedure(proc, settings, stop)))
+        return out
+
+    pool = ThreadPoolExecutor(max(1, jobs), "chrf-audit-stats") if jobs > 1 and len(groups) > 1 else None
+    try:
+        done = list(pool.map(audit, groups.values())) if pool else [audit(g) for g in groups.values()]
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        if pool:
+            pool.shutdown(wait=False, cancel_futures=True)
+    order = {id(p): i for i, p in enumerate(procedures)}
+    runs = sorted((r for rs in done for r in rs), key=lambda r: order[id(r.procedure)])
     return StatsRun(settings, runs, environment())
