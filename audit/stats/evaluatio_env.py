@@ -38,8 +38,8 @@ def ensure(version: str = EVALUATIO_VERSION, log=None) -> Path:
     if marker.exists() and py.exists():
         return py
     try:  # metadata only: sacreBLEU's code never runs in chrf-audit's process
-        from importlib.metadata import version
-        sb = f"sacrebleu=={version('sacrebleu')}"
+        from importlib.metadata import version as dist_version
+        sb = f"sacrebleu=={dist_version('sacrebleu')}"
     except Exception:  # noqa: BLE001  # pragma: no cover - sacrebleu is a dependency
         sb = "sacrebleu"
     if log:

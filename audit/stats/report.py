@@ -97,23 +97,28 @@ def to_json(run: StatsRun) -> str:
     return json.dumps(build(run), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
+def family_rows(r) -> list[tuple[str, str, str]]:
+    """(family, status, what) per audited family of one procedure run, in the families'
+    order: the terminal table and the markdown summary both show these."""
+    fams = {f.family: f for f in r.findings}
+    rows = []
+    for fam in FAMILIES:
+        checks = [c for c in r.results if c.family == fam]
+        if not checks:
+            continue
+        if fam in fams:
+            status, what = "finding", fams[fam].main.summary
+        elif any(c.status == "inconclusive" for c in checks):
+            status, what = "inconclusive", next(c.summary for c in checks if c.status == "inconclusive")
+        else:
+            status, what = "pass", f"{len(checks)} check(s) passed"
+        rows.append((fam, status, what))
+    return rows
+
+
 def terminal_rows(run: StatsRun) -> list[tuple[str, str, str, str]]:
     """(procedure, family, status, what) per audited family, in the order of the report."""
-    rows = []
-    for r in run.runs:
-        fams = {f.family: f for f in r.findings}
-        for fam in FAMILIES:
-            checks = [c for c in r.results if c.family == fam]
-            if not checks:
-                continue
-            if fam in fams:
-                status, what = "finding", fams[fam].main.summary
-            elif any(c.status == "inconclusive" for c in checks):
-                status, what = "inconclusive", next(c.summary for c in checks if c.status == "inconclusive")
-            else:
-                status, what = "pass", f"{len(checks)} check(s) passed"
-            rows.append((r.procedure.name, fam, status, what[:160]))
-    return rows
+    return [(r.procedure.name, fam, status, what[:160]) for r in run.runs for fam, status, what in family_rows(r)]
 
 
 _STYLE = {"finding": "red", "inconclusive": "yellow", "pass": "green"}
