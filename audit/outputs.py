@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from .errors import UsageError
+from .locking import locked
 
 MANIFEST = ".chrf-audit-manifest.json"
 
@@ -116,25 +117,6 @@ def atomic_write(path: Union[str, Path], data: Union[str, bytes]) -> Path:
             os.unlink(tmp)
         raise
     return path
-
-
-@contextlib.contextmanager
-def locked(path: Union[str, Path]):
-    """An exclusive advisory lock (``flock``) on ``path`` (a directory or a lock file,
-    created when missing), held for the block: serializes writers across processes."""
-    import fcntl
-
-    path = Path(path)
-    if path.is_dir():
-        fd = os.open(path, os.O_RDONLY)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
 
 
 class ReportSet:

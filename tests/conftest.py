@@ -12,8 +12,12 @@ Profiles (no on-disk example database anywhere: saved cases live under cases/ on
 import atexit
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -29,3 +33,15 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 
 _profile = os.environ.get("CHRF_AUDIT_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 settings.load_profile(_profile)
+
+
+@pytest.fixture(scope="session")
+def fresh_stats_run(tmp_path_factory):
+    """The README's `chrf-audit stats` from an empty cache, run once per session: (cache,
+    reports dir, completed process).  It creates evaluatio's venv for real (about 10 s with
+    the configured package registries), which the tests of evaluatio's procedures then use."""
+    cache, out = tmp_path_factory.mktemp("empty-cache"), tmp_path_factory.mktemp("stats-reports")
+    env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "stats", "--reports-dir", str(out)],
+                          env=env, capture_output=True, text=True, timeout=1800, cwd=out)
+    return cache, out, proc

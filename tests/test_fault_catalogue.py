@@ -29,8 +29,8 @@ def _rows() -> dict:
 
 
 class Ctx:
-    def __init__(self, tmp_path, monkeypatch, capsys):
-        self.tmp, self.mp, self.capsys = tmp_path, monkeypatch, capsys
+    def __init__(self, tmp_path, monkeypatch, capsys, request=None):
+        self.tmp, self.mp, self.capsys, self.request = tmp_path, monkeypatch, capsys, request
         monkeypatch.chdir(tmp_path)
         monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
         (tmp_path / "cases").mkdir()
@@ -106,6 +106,22 @@ def _signal(ctx, sig):
         return ("no survivor" if gone else "survivor"), f"exit {proc.returncode % 256 if proc.returncode >= 0 else proc.returncode}"
     finally:
         proc.kill()
+
+
+def _stats_empty_cache(ctx):
+    _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
+    return f"exit {proc.returncode}", proc.stdout + proc.stderr
+
+
+def _stats_venv_fails(ctx):
+    half = ctx.tmp / "cache" / "stats" / "evaluatio-0.5.2"
+    half.mkdir(parents=True)
+    (ctx.tmp / "wheels").mkdir()
+    for k, v in (("CHRF_AUDIT_CACHE", ctx.tmp / "cache"), ("PIP_NO_INDEX", "1"), ("PIP_FIND_LINKS", ctx.tmp / "wheels")):
+        ctx.mp.setenv(k, str(v))
+    code, out = ctx.cli("stats", "--evaluatio", "--quiet")
+    out = "\n".join(ln for ln in out.splitlines() if not ln.startswith("chrf-audit: creating"))  # progress
+    return (code if not half.exists() else "half-made venv left"), out
 
 
 def _baseline_other(ctx):
@@ -200,6 +216,8 @@ CASES = {
                                  + (ROOT / "reference_impl" / "api.py").read_text().splitlines()[0] + "\n+x\n"),
     "diff-foreign": lambda c: ((c.tmp / "evil").mkdir(), (c.tmp / "evil" / "v.py").write_text("x\n"),
                                c.diff(f"--- {c.tmp}/evil/v.py\n+++ {c.tmp}/evil/v.py\n@@ -1 +1 @@\n-x\n+y\n"))[-1],
+    "stats-empty-cache": _stats_empty_cache,
+    "stats-venv-fails": _stats_venv_fails,
     "signal-term": lambda c: _signal(c, signal.SIGTERM),
     "signal-int": lambda c: _signal(c, signal.SIGINT),
 }
@@ -210,9 +228,9 @@ def test_every_documented_fault_has_a_case_and_back():
 
 
 @pytest.mark.parametrize("fault", sorted(CASES))
-def test_fault(fault, tmp_path, monkeypatch, capsys):
+def test_fault(fault, tmp_path, monkeypatch, capsys, request):
     outcome, detail = _rows()[fault]
-    got, text = CASES[fault](Ctx(tmp_path, monkeypatch, capsys))
+    got, text = CASES[fault](Ctx(tmp_path, monkeypatch, capsys, request))
     assert got == outcome, (fault, got, text)
     assert detail in text, (fault, text)
     if got.startswith("exit 2"):

@@ -203,13 +203,12 @@ def test_null_p_value_chart_against_uniform():
     assert report.build(run)["implementations"][0]["null_p_values"].__len__() == 20
 
 
-def test_evaluatio_documented_layout_drops_segments():
+def test_evaluatio_documented_layout_drops_segments(fresh_stats_run, monkeypatch):
     """evaluatio's chrf_permutation_test docstring says each element of references is one
-    reference set; laid out that way, its zip keeps only the first segment (p = 1)."""
+    reference set; laid out that way, its zip keeps only the first segment (p = 1).  (The
+    venv is the one the README's `chrf-audit stats` created from an empty cache.)"""
     from audit.stats import evaluatio_env
-    py = evaluatio_env.cache_dir() / f"evaluatio-{evaluatio_env.EVALUATIO_VERSION}"
-    if not (py / ".chrf-audit-ready").exists():
-        pytest.skip("evaluatio venv not created (chrf-audit stats --evaluatio creates it)")
+    monkeypatch.setenv("CHRF_AUDIT_CACHE", str(fresh_stats_run[0]))
     from audit.stats.checks_paired import pairing
     procs = external.start(evaluatio_env.command(), ChrfParams.make(), timeout=120)
     try:
