@@ -3,10 +3,10 @@ an adapter, and saving minimal repros as new cases."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
+from . import jsontext
 from .findings import AuditResult
 from .textfiles import read_json
 
@@ -92,6 +92,6 @@ def save_findings_as_cases(result: AuditResult, cases_dir: Path) -> list[Path]:
             "origin": f"chrf-audit run: minimal repro of {f.family} in {f.implementation}",
             "expected_fraction": f.minimal.expected_fraction,
         }
-        path.write_text(json.dumps(case, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        path.write_text(jsontext.dumps(case), encoding="ascii")
         written.append(path)
     return written

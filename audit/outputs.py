@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
+from . import jsontext
 from .errors import UsageError
 from .locking import locked
 
@@ -102,10 +103,15 @@ def check_report_outputs(args, default_dir=None) -> None:
 
 
 def atomic_write(path: Union[str, Path], data: Union[str, bytes]) -> Path:
-    """Write ``data`` to ``path`` via a temporary file in the same directory and a rename."""
+    """Write ``data`` to ``path`` via a temporary file in the same directory and a rename.
+
+    Text is UTF-8.  The renderers escape what is not printable (``report._text``) and JSON is
+    ASCII (``jsontext``), so a lone surrogate never reaches this point; should one slip
+    through a future renderer, it is written as its ``\\udXXX`` escape, never lost in a
+    UnicodeEncodeError after the audit."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -148,7 +154,7 @@ def report_set(out_dir: Union[str, Path]):
             if stale.is_file() and root.resolve() in stale.resolve().parents:
                 with contextlib.suppress(OSError):
                     stale.unlink()
-        atomic_write(root / MANIFEST, json.dumps({"files": sorted(mine)}, indent=1) + "\n")
+        atomic_write(root / MANIFEST, jsontext.dumps({"files": sorted(mine)}, indent=1))
 
 
 def _previous(root: Path) -> set:

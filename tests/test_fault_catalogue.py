@@ -108,6 +108,22 @@ def _signal(ctx, sig):
         proc.kill()
 
 
+def _lone_surrogate_outputs(ctx):
+    """Every output of a run whose finding's repro holds a lone surrogate is written, and gives
+    the repro back exactly."""
+    out = ctx.tmp / "out"
+    ctx.mp.chdir(HERE)  # planted_search is importable from here
+    code, text = ctx.cli("run", "--impl", "planted_search.lone_surrogate:sentence", "--quiet", "--max-examples", "30",
+                         "--cases", str(ctx.tmp / "cases"), "--save-cases", "--json", str(out / "a.json"),
+                         "--reports-dir", str(out / "r"))
+    ctx.mp.chdir(ctx.tmp)
+    [finding] = json.loads((out / "a.json").read_text(encoding="ascii"))["findings"]
+    saved = [json.loads(p.read_text(encoding="ascii")) for p in (ctx.tmp / "cases").glob("*.json")]
+    lone = any("\ud800" <= c <= "\udfff" for c in json.dumps(finding["repro"], ensure_ascii=False))
+    same = saved and saved[0]["inputs"] == finding["repro"] and (out / "r" / "audit.json").is_file()
+    return (code if lone and same else "not written"), text + finding["minimal"]["detail"]
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -202,6 +218,7 @@ CASES = {
     "out-github-summary": lambda c: (c.mp.setenv("GITHUB_STEP_SUMMARY", "/nonexistent/x"),
                                      c.cli("run", "--impl", NEVER))[1],
     "out-validate-json-dir": lambda c: c.cli("validate-patch", "--impl", NEVER, "--patch", "afile", "--json", "adir"),
+    "out-lone-surrogate": _lone_surrogate_outputs,
     "baseline-json": lambda c: ((c.tmp / "b.json").write_text("{nope"), c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "baseline-fingerprint": lambda c: ((c.tmp / "b.json").write_text(json.dumps({"accepted": [
         {"implementation": "a", "family": "b", "fingerprint": "0000"}]})),
