@@ -194,7 +194,8 @@ def update_file(path: Path, findings: Iterable, *, audited: Iterable[str], today
     file is replaced atomically: concurrent updates are serialized and neither loses the
     other's entries.  Nothing changed: the file is not rewritten.
     Returns (number of accepted entries, added entries, removed entries)."""
-    from .outputs import atomic_write, locked
+    from .locking import locked
+    from .outputs import atomic_write
 
     path = Path(path)
     audited = set(audited)

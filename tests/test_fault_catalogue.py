@@ -124,6 +124,34 @@ def _lone_surrogate_outputs(ctx):
     return (code if lone and same else "not written"), text + finding["minimal"]["detail"]
 
 
+def _planted_manifest(ctx):
+    """A run deletes only files it can prove it wrote (audit.report_set)."""
+    import hashlib
+
+    victims = {"notes.txt": "n\n", "mod.py": "def f(h, r):\n    return 100.0 if h in r else 0.0\n",
+               "chrf-audit-baseline.json": "{}\n"}
+    for rel, text in victims.items():
+        (ctx.tmp / rel).write_text(text)
+    (ctx.tmp / ".chrf-audit-manifest.json").write_text(json.dumps({
+        "files": sorted(victims), "owners": {rel: "mod:f" for rel in victims},
+        "sha256": {rel: hashlib.sha256(text.encode()).hexdigest() for rel, text in victims.items()}}))
+    code, out = ctx.cli("run", "--impl", "mod:f", "--quiet", "--max-examples", "5", "--cases", "cases",
+                        "--reports-dir", ".", "--no-verify")
+    kept = [rel for rel, text in victims.items() if (ctx.tmp / rel).is_file() and (ctx.tmp / rel).read_text() == text]
+    return ("kept" if kept == list(victims) and code in ("exit 0", "exit 1") else "deleted"), ", ".join(kept)
+
+
+def _three_runs(ctx):
+    for name in "abc":
+        (ctx.tmp / f"{name}.py").write_text("def f(h, r):\n    return 0.0\n")
+        code, out = ctx.cli("run", "--impl", f"{name}:f", "--name", name, "--quiet", "--max-examples", "5",
+                            "--cases", "cases", "--reports-dir", "r", "--no-verify")
+    reports = sorted(p.name for p in (ctx.tmp / "r").glob("*.md"))
+    listed = [i["implementation"] for i in json.loads((ctx.tmp / "r" / "audit.json").read_text())["implementations"]]
+    return ("kept" if reports == ["a.md", "b.md", "c.md"] and sorted(listed) == ["a", "b", "c"] else "lost"), \
+        ", ".join(reports)
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -219,6 +247,8 @@ CASES = {
                                      c.cli("run", "--impl", NEVER))[1],
     "out-validate-json-dir": lambda c: c.cli("validate-patch", "--impl", NEVER, "--patch", "afile", "--json", "adir"),
     "out-lone-surrogate": _lone_surrogate_outputs,
+    "out-planted-manifest": _planted_manifest,
+    "out-three-runs": _three_runs,
     "baseline-json": lambda c: ((c.tmp / "b.json").write_text("{nope"), c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "baseline-fingerprint": lambda c: ((c.tmp / "b.json").write_text(json.dumps({"accepted": [
         {"implementation": "a", "family": "b", "fingerprint": "0000"}]})),

@@ -13,7 +13,7 @@ from ..outputs import atomic_write
 from ._plain import finite, plain
 
 #: Major.minor: a minor bump adds fields; a major bump changes or removes one.
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: implementations[].run (carried over from an earlier run)
 
 
 def _finding(f, enriched, impact: Optional[dict]) -> dict:

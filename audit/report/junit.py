@@ -50,14 +50,18 @@ def build(result) -> ET.Element:
     return root
 
 
-def write_junit(result, path, writer=None) -> Path:
-    """Write the JUnit XML (atomically; ``writer(path, data)``: a ReportSet's write)."""
+def to_bytes(root: ET.Element) -> bytes:
     import io
 
-    from ..outputs import atomic_write
-
-    tree = ET.ElementTree(build(result))
+    tree = ET.ElementTree(root)
     ET.indent(tree)
     buf = io.BytesIO()
     tree.write(buf, encoding="utf-8", xml_declaration=True)
-    return (writer or atomic_write)(Path(path), buf.getvalue() + b"\n")
+    return buf.getvalue() + b"\n"
+
+
+def write_junit(result, path, writer=None) -> Path:
+    """Write the JUnit XML (atomically; ``writer(path, data)``: a ReportSet's write)."""
+    from ..outputs import atomic_write
+
+    return (writer or atomic_write)(Path(path), to_bytes(build(result)))
