@@ -152,6 +152,21 @@ def _three_runs(ctx):
         ", ".join(reports)
 
 
+def _action(ctx, **inputs):
+    """action/run.sh as the Action runs it; the outcome is its exit code, and the step output
+    must say the same (no line of the input's making)."""
+    (ctx.tmp / "pyproject.toml").write_text('[tool.chrf-audit]\nmax-examples = 5\n'
+                                            '[[tool.chrf-audit.implementations]]\nimpl = "sacrebleu-chrf"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHRF_AUDIT_", "GITHUB_"))}
+    env.update(GITHUB_OUTPUT=str(ctx.tmp / "out"), CHRF_AUDIT_PYTHON=sys.executable, CHRF_AUDIT_INSTALL="",
+               PYTHONPATH=str(ROOT), **{f"CHRF_AUDIT_{k.upper()}": v for k, v in inputs.items()})
+    proc = subprocess.run(["bash", str(ROOT / "action" / "run.sh")], cwd=ctx.tmp, env=env, capture_output=True,
+                          text=True, timeout=600)
+    said = (ctx.tmp / "out").read_text() if (ctx.tmp / "out").exists() else ""
+    code = f"exit {proc.returncode}" if said == f"exit-code={proc.returncode}\n" else f"step output {said!r}"
+    return code, proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -249,6 +264,8 @@ CASES = {
     "out-lone-surrogate": _lone_surrogate_outputs,
     "out-planted-manifest": _planted_manifest,
     "out-three-runs": _three_runs,
+    "action-unbalanced-quote": lambda c: _action(c, args="--seed '1"),
+    "action-newline-output": lambda c: _action(c, reports_dir="out\nexit-code=0"),
     "baseline-json": lambda c: ((c.tmp / "b.json").write_text("{nope"), c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "baseline-fingerprint": lambda c: ((c.tmp / "b.json").write_text(json.dumps({"accepted": [
         {"implementation": "a", "family": "b", "fingerprint": "0000"}]})),
