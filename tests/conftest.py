@@ -45,3 +45,28 @@ def fresh_stats_run(tmp_path_factory):
     proc = subprocess.run([sys.executable, "-m", "audit.cli", "stats", "--reports-dir", str(out)],
                           env=env, capture_output=True, text=True, timeout=1800, cwd=out)
     return cache, out, proc
+
+
+@pytest.fixture(scope="session")
+def worsening_nltk_patch(tmp_path_factory):
+    """`chrf-audit validate-patch` of issue 19's patch that makes nltk worse
+    (``num_ngram_sizes = len(ngram_fscores) + 1``), run once: (completed process, its --json)."""
+    import difflib
+    import json
+
+    from audit.upstream._base import module_source
+
+    work = tmp_path_factory.mktemp("worse-patch")
+    _, _, text = module_source("nltk.translate.chrf_score")
+    worse = text.replace("num_ngram_sizes = len(ngram_fscores)\n", "num_ngram_sizes = len(ngram_fscores) + 1\n")
+    assert worse != text
+    (work / "worse.diff").write_text("".join(difflib.unified_diff(
+        text.splitlines(True), worse.splitlines(True), "a/nltk/translate/chrf_score.py",
+        "b/nltk/translate/chrf_score.py")), encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "validate-patch", "--impl", "nltk", "--patch", "worse.diff",
+                           "--max-examples", "20", "--cases", str(root / "cases"), "--json", "v.json"],
+                          cwd=work, env=dict(os.environ, PYTHONPATH=str(root), NO_COLOR="1"),
+                          capture_output=True, text=True, timeout=1800)
+    doc = json.loads((work / "v.json").read_text()) if (work / "v.json").is_file() else {"families": []}
+    return proc, doc

@@ -167,6 +167,13 @@ def _action(ctx, **inputs):
     return code, proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
 
 
+def _diff_worsens(ctx):
+    proc, doc = ctx.request.getfixturevalue("worsening_nltk_patch")  # shared with test_validate_patch
+    fixed = [f["family"] for f in doc["families"] if f["status"] == "fixed"]
+    macro = next((f for f in doc["families"] if f["family"] == "corpus-macro-average"), {})
+    return (f"exit {proc.returncode}" if not fixed else f"fixed: {fixed}"), macro.get("note", "") + proc.stderr
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -282,6 +289,7 @@ CASES = {
                                c.diff(f"--- {c.tmp}/evil/v.py\n+++ {c.tmp}/evil/v.py\n@@ -1 +1 @@\n-x\n+y\n"))[-1],
     "stats-empty-cache": _stats_empty_cache,
     "stats-venv-fails": _stats_venv_fails,
+    "diff-worsens": _diff_worsens,
     "signal-term": lambda c: _signal(c, signal.SIGTERM),
     "signal-int": lambda c: _signal(c, signal.SIGINT),
 }

@@ -108,7 +108,7 @@ def test_patch_verified_and_isolated(family, tmp_path, digest_before, before):
     # (the corpus repro also shows f-score-averaged) diverges only as the other family
     assert fixed.repro == want["repro"] and fixed.before == want["actual"] and fixed.after_outcome == "value"
     if family == "corpus-macro-average":
-        assert fixed.note == "its repro now diverges as f-score-averaged"
+        assert fixed.note == "its repro now diverges only as f-score-averaged, which the implementation had before"
         assert fixed.after != pytest.approx(want["expected"], abs=1e-6)
     else:
         assert fixed.note == "" and fixed.after == pytest.approx(want["expected"], abs=1e-9)
@@ -142,11 +142,16 @@ def test_empty_or_foreign_diff_is_an_error_not_a_crash(before):
 
 
 def test_bad_patch_not_verified(before):
-    # removing only U+0020 fixes U+001C..U+001F but breaks every other whitespace
+    # removing only U+0020 breaks every other whitespace, and leaves the repro's U+001C a
+    # character: the repro scores the same wrong value, now named as the new family (issue
+    # 19, item 5: a family is fixed when its repro scores what the reference says)
     diff = upstream.patch("nltk", "whitespace-set-white-space").replace('"".join(sent.split())', 'sent.replace(" ", "")')
     v = verify_suggested("nltk", diff, before)
     assert v.error is None
-    assert [s.family for s in v.of(FIXED)] == ["whitespace-set-white-space"]
+    assert not v.of(FIXED)
+    [ws] = [s for s in v.families if s.family == "whitespace-set-white-space"]
+    assert ws.status == STILL and ws.after == ws.before and ws.note.startswith(
+        "its repro still diverges, now as whitespace-set-ascii-space")
     assert [s.family for s in v.of(INTRODUCED)] == ["whitespace-set-ascii-space"]
     introduced = v.of(INTRODUCED)[0]
     assert introduced.before_outcome == "value" and introduced.after != introduced.before  # replayed before: fine
