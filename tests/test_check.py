@@ -102,6 +102,40 @@ def test_baseline_lifecycle(project, capsys):
     assert (project / "chrf-audit-baseline.json").read_text() == before
 
 
+def _junit(path):
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(path).getroot()
+    return root, [(c.get("name"), [e.tag for e in c]) for c in root.iter("testcase")]
+
+
+def test_junit_agrees_with_the_gate(project, capsys):
+    """Findings the baseline accepts are skipped in junit.xml, not failures (issue 19, item 6):
+    a passing gate writes failures="0"; a new finding is a failure; an expired entry fails
+    only with --strict, as the exit code does."""
+    assert main(["check", "--quiet", "--junit", "j.xml"]) == 1
+    root, cases = _junit(project / "j.xml")
+    assert root.get("failures") == "2" and [tags for _, tags in cases] == [["failure"], ["failure"]]
+    assert main(["check", "--quiet", "--update-baseline", "--today", "2030-01-02", "--junit", "j.xml"]) == 0
+    assert _junit(project / "j.xml")[0].get("failures") == "0"
+    doc = json.loads((project / "chrf-audit-baseline.json").read_text())
+    doc["accepted"][0].update(reason="upstream issue #1", expires="2030-06-30")
+    (project / "chrf-audit-baseline.json").write_text(json.dumps(doc))
+    assert main(["check", "--quiet", "--today", "2030-01-03", "--junit", "j.xml", "--reports-dir", "r"]) == 0
+    for path in (project / "j.xml", project / "r" / "junit.xml"):
+        root, cases = _junit(path)
+        assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("2", "0", "2")
+        assert [tags for _, tags in cases] == [["skipped"], ["skipped"]]
+        assert "accepted in the baseline (upstream issue #1)" in root.find(".//skipped").get("message")
+        suite = root.find("testsuite")
+        assert (suite.get("failures"), suite.get("skipped")) == ("0", "2")
+    assert main(["check", "--quiet", "--today", "2030-07-01", "--junit", "j.xml"]) == 0
+    assert _junit(project / "j.xml")[0].get("failures") == "0"
+    assert main(["check", "--quiet", "--today", "2030-07-01", "--strict", "--junit", "j.xml"]) == 1
+    assert _junit(project / "j.xml")[0].get("failures") == "2"
+    capsys.readouterr()
+
+
 def test_flags_override_the_configuration(project, capsys, monkeypatch):
     # --impl replaces the configured implementations; the verdict reaches the job summary
     summary = project / "summary.md"

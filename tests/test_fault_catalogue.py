@@ -174,6 +174,16 @@ def _diff_worsens(ctx):
     return (f"exit {proc.returncode}" if not fixed else f"fixed: {fixed}"), macro.get("note", "") + proc.stderr
 
 
+def _baseline_junit(ctx):
+    ctx.project()
+    args = ("check", "--quiet", "--impl", "plantedpkg:requested_order_divisor.sentence", "--corpus-impl",
+            "plantedpkg:requested_order_divisor.corpus", "--max-examples", "5", "--cases", "cases")
+    ctx.cli(*args, "--update-baseline")
+    code, out = ctx.cli(*args, "--junit", "j.xml")
+    head = (ctx.tmp / "j.xml").read_text().splitlines()[1]
+    return code, out + head
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -278,6 +288,7 @@ CASES = {
         {"implementation": "a", "family": "b", "fingerprint": "0000"}]})),
         c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "baseline-other-impl": _baseline_other,
+    "baseline-junit": _baseline_junit,
     "diff-malformed": lambda c: c.diff("just text\n"),
     "diff-not-applying": lambda c: c.diff("--- a/plantedpkg/catalogue.py\n"
                                           "+++ b/plantedpkg/catalogue.py\n@@ -1 +1 @@\n-nope\n+x\n"),

@@ -157,6 +157,17 @@ def _github_summary(lines: list[str]) -> None:
         raise UsageError(f"GITHUB_STEP_SUMMARY {target}: cannot write: {exc.strerror or exc}") from None
 
 
+def _accepted(args, cmp, result, today) -> dict:
+    """The findings this gate does not fail on, {(implementation, family): reason}, for the
+    JUnit report: the baseline's (an expired entry only without --strict), or, with
+    --update-baseline, every finding (the baseline accepts them now)."""
+    if args.update_baseline:
+        return {(f.implementation, f.family): f"accepted {today.isoformat()} (--update-baseline)"
+                for f in result.findings}
+    return {(f.implementation, f.family): entry.reason for f, entry in cmp.accepted
+            if not (args.strict and entry.expired(today))}
+
+
 def check(args) -> int:
     from .. import baseline as B
 
@@ -178,9 +189,10 @@ def check(args) -> int:
     report.render_terminal(result)
     from .progress import Phases
 
-    with Phases(not args.quiet) as phases:
-        write_outputs(args, result, phases=phases)
     audited = [a.implementation for a in result.adapters]
+    cmp = B.compare(result.findings, baseline, today=today, audited=audited)
+    with Phases(not args.quiet) as phases:
+        write_outputs(args, result, phases=phases, accepted=_accepted(args, cmp, result, today))
     if args.update_baseline:
         # only the audited implementations' entries change; the file is re-read under a lock
         n, added, removed = B.update_file(args.baseline, result.findings, audited=audited, today=today)
@@ -190,7 +202,6 @@ def check(args) -> int:
         lines += [f"  REMOVED  {e.implementation}  {e.family}" for e in removed]
         print("\n".join(lines))
         return 0
-    cmp = B.compare(result.findings, baseline, today=today, audited=audited)
     lines = _report_lines(cmp, baseline, args) + [_verdict(cmp, args.strict)]
     print("\n".join(lines))
     _github_summary(lines)

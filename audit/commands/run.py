@@ -268,10 +268,11 @@ def impact_studies(args, result) -> dict | None:
     return out
 
 
-def write_outputs(args, result, default_dir=None, impact=None, phases=None, verified=None) -> None:
+def write_outputs(args, result, default_dir=None, impact=None, phases=None, verified=None, accepted=None) -> None:
     """Enrich the result (snippets, root causes, scope sweeps through the adapters, patch
     verifications: those in ``verified``, the others done here when reports are written and
-    --no-verify is not given) and render every output asked for."""
+    --no-verify is not given) and render every output asked for.  ``accepted``: the
+    findings ``check`` accepts, {(implementation, family): reason} (skipped in JUnit)."""
     from .. import report
     from ..enrich import enrich
     from .progress import Phases
@@ -287,13 +288,13 @@ def write_outputs(args, result, default_dir=None, impact=None, phases=None, veri
             enriched = (enrich(result, verified=verified, verify=verify, timeout=getattr(args, "timeout", None) or 5.0)
                         if targets or args.json else None)
             for target in targets:
-                report.write_reports(enriched, target, impact=impact, timestamp=stamp)
+                report.write_reports(enriched, target, impact=impact, timestamp=stamp, accepted=accepted)
                 task.advance()
             if args.json:
                 report.write_json(enriched, args.json, impact=impact, timestamp=stamp)
                 task.advance()
             if args.junit:
-                report.write_junit(result, args.junit)
+                report.write_junit(result, args.junit, accepted=accepted)
                 task.advance()
         report.append_github_summary(result)
     except OSError as exc:

@@ -30,7 +30,8 @@ __all__ = ["render_terminal", "write_reports", "write_json", "write_junit", "app
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 
 
-def write_reports(enriched, out_dir, *, impact: Optional[dict] = None, timestamp: bool = False) -> list[Path]:
+def write_reports(enriched, out_dir, *, impact: Optional[dict] = None, timestamp: bool = False,
+                  accepted: Optional[dict] = None) -> list[Path]:
     """Write ``<impl>.md`` per implementation, ``audit.json``, ``junit.xml`` and
     ``charts/<impl>-<family>.svg`` of an ``EnrichedResult`` into ``out_dir``; return the
     paths written.  The reports an earlier run wrote there for implementations this one does
@@ -38,7 +39,9 @@ def write_reports(enriched, out_dir, *, impact: Optional[dict] = None, timestamp
 
     Byte-identical for the same enriched result: nothing time-dependent is written unless
     ``timestamp=True``, which adds one separate ``volatile`` field to audit.json.
-    ``impact`` maps implementation -> a precomputed impact record (optional ``by_family``)."""
+    ``impact`` maps implementation -> a precomputed impact record (optional ``by_family``).
+    ``accepted``: the findings the CI gate accepts, {(implementation, family): reason}
+    (junit.xml shows them skipped, not failed)."""
     out = Path(out_dir)
     result = enriched.result
     impact = plain(impact) if impact is not None else None
@@ -52,7 +55,7 @@ def write_reports(enriched, out_dir, *, impact: Optional[dict] = None, timestamp
                 files.append((fd.chart, scope_chart(f.implementation, f.family, fd.scope), a.implementation))
         files.append((f"{enriched.slugs[a.implementation]}.md", render_markdown(a, enriched, impact), a.implementation))
     doc = json_report.build(enriched, impact=impact, timestamp=timestamp)
-    suites = junit.build(result)
+    suites = junit.build(result, accepted)
     with report_set(out) as rs:
         earlier = carry.earlier_json(rs.previous_text("audit.json"))
         names = carry.carried_names(earlier, {a.implementation for a in result.adapters}, rs.previous_owners(),
