@@ -184,6 +184,15 @@ def _baseline_junit(ctx):
     return code, out + head
 
 
+def _plugin(ctx, option):
+    """pytest with the plugin's option: the session stops before any test, one line."""
+    (ctx.tmp / "test_x.py").write_text("def test_x(chrf_audit):\n    raise AssertionError('ran')\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", option, "test_x.py"],
+                          cwd=ctx.tmp, capture_output=True, text=True, timeout=300)
+    ran = "ran" in proc.stdout or "Traceback" in proc.stdout + proc.stderr
+    return (f"exit {proc.returncode}" if not ran else "ran"), proc.stderr
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -259,6 +268,10 @@ CASES = {
     "flag-tolerance-inf": lambda c: c.cli("run", "--impl", NEVER, "--tolerance", "inf"),
     "flag-cases-missing": lambda c: c.cli("run", "--impl", NEVER, "--cases", "nowhere"),
     "flag-cases-file": lambda c: c.cli("run", "--impl", NEVER, "--cases", "afile"),
+    "plugin-timeout-inf": lambda c: _plugin(c, "--chrf-audit-timeout=inf"),
+    "plugin-max-examples": lambda c: _plugin(c, "--chrf-audit-max-examples=-5"),
+    "plugin-tolerance-nan": lambda c: _plugin(c, "--chrf-audit-tolerance=nan"),
+    "plugin-cases-missing": lambda c: _plugin(c, "--chrf-audit-cases=/nonexistent"),
     "config-unknown-key": lambda c: ((c.tmp / "pyproject.toml").write_text("[tool.chrf-audit]\ncolour = 1\n"),
                                      c.cli("check"))[1],
     "config-timeout": lambda c: ((c.tmp / "pyproject.toml").write_text(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .. import options
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, Support
 from .external import ExternalAdapter
@@ -61,7 +62,7 @@ def resolve(
     corpus_impl: Optional[str] = None,
     external: Optional[str] = None,
     overrides: Optional[dict] = None,
-    timeout: float = 5.0,
+    timeout: float = options.default("timeout"),
     isolate: bool = True,
     max_refs: Optional[int] = None,
     name: Optional[str] = None,

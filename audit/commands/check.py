@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from .. import config as _config
+from .. import options
 from ..errors import UsageError
 from ..outputs import check_file, check_report_outputs
 from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, execute,
@@ -34,16 +35,14 @@ def register(sub) -> None:
     g = p.add_argument_group("gate")
     g.add_argument("--config", type=Path, metavar="FILE",
                    help="TOML file with a [tool.chrf-audit] table (default ./pyproject.toml)")
-    g.add_argument("--baseline", type=Path, metavar="FILE",
-                   help=f"accepted findings (default {_config.DEFAULT_BASELINE} beside the configuration)")
-    g.add_argument("--strict", action="store_true", default=None,
-                   help="stale entries (accepted findings that no longer reproduce) and expired ones fail too")
+    options.add_argument(g, "baseline")
+    options.add_argument(g, "strict")
     g.add_argument("--update-baseline", action="store_true",
                    help="write the current findings into the baseline (keeps reasons and expiry dates), exit 0")
     g.add_argument("--today", metavar="YYYY-MM-DD", help="date against which expiry is judged (default: today)")
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p, max_examples=_config.DEFAULT_MAX_EXAMPLES, profile=True)
+    add_search_flags(p)
     add_output_flags(p)
     # None = "not given on the command line": the configuration, then the default, applies.
     p.set_defaults(func=check, seed=None, max_examples=None, tolerance=None, cases=None, timeout=None,
@@ -57,15 +56,10 @@ def _merge(args, cfg: _config.Config) -> None:
             value = getattr(cfg, name)
             setattr(args, name, default if value is None else value)
 
-    pick("seed", 0)
-    pick("max_examples", None)  # None: the Hypothesis profile's (validate_search_args)
-    pick("hypothesis_profile", None)
-    pick("tolerance", 1e-9)
-    pick("timeout", _config.DEFAULT_TIMEOUT)
+    for name in ("seed", "max_examples", "hypothesis_profile", "tolerance", "timeout", "strict",
+                 "json", "markdown", "junit", "reports_dir"):
+        pick(name, options.default(name))  # max_examples None: the Hypothesis profile's
     pick("cases", Path("cases") if cfg.path is None else cfg.path.parent / "cases")
-    pick("strict", False)
-    for name in ("json", "markdown", "junit", "reports_dir"):
-        pick(name, None)
     if args.baseline is None:
         args.baseline = cfg.baseline or (cfg.path.parent if cfg.path else Path(".")) / _config.DEFAULT_BASELINE
     args.derandomize = True

@@ -22,8 +22,6 @@ from ..errors import UsageError
 from ..outputs import atomic_write, check_file
 from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overrides, validate_search_args
 
-DEFAULT_MAX_EXAMPLES = 100
-
 
 def register(sub) -> None:
     p = sub.add_parser("validate-patch", help="audit an implementation before and after a patch: fixed, still present, introduced",
@@ -35,7 +33,7 @@ def register(sub) -> None:
     g.add_argument("--json", type=Path, metavar="PATH", help="write the result as JSON here")
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p, max_examples=DEFAULT_MAX_EXAMPLES, profile=True)
+    add_search_flags(p)
     p.set_defaults(func=validate_patch)
 
 

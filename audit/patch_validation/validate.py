@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from .. import options
 from ..errors import UsageError
 from .diffs import prepare_after
 from .jobs import Job, run_all, run_pair
@@ -40,10 +41,10 @@ class Target:
     impl: Optional[str] = None
     corpus_impl: Optional[str] = None
     overrides: dict = field(default_factory=dict)
-    seed: int = 0
-    max_examples: int = 100
-    tolerance: float = 1e-9
-    timeout: float = 5.0
+    seed: int = options.default("seed")
+    max_examples: int = options.BUDGET
+    tolerance: float = options.default("tolerance")
+    timeout: float = options.default("timeout")
     cases: Optional[str] = None  # absolute path or None
     hypothesis_profile: Optional[str] = None  # audit.hypothesis_profiles; None: chrf-audit
 
