@@ -70,6 +70,9 @@ def main(argv=None) -> int:
     procs.reopen()
     _private_hypothesis_storage()
     try:
+        from . import limits
+
+        limits.check_environment()  # CHRF_AUDIT_MAX_*: a bad value is an error, not ignored
         return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)

@@ -165,7 +165,7 @@ def load(path: Optional[Path] = None) -> Config:
     from ``./pyproject.toml`` (absent file or table: an empty Config, all defaults)."""
     explicit = path is not None
     path = Path(path) if explicit else Path("pyproject.toml")
-    if not path.is_file():
+    if not path.exists():  # (a directory, a FIFO ... is refused by read_text, naming what it is)
         if explicit:
             raise UsageError(f"{path}: no such configuration file")
         return Config()

@@ -91,10 +91,12 @@ class ChrfAudit:
 
     def run(self, impl=None, *, corpus_impl=None, external=None, max_examples=None, seed=None, tolerance=None,
             timeout=None, cases=None, hypothesis_profile=None, **claims):
+        from . import limits
         from .adapters import resolve
         from .hypothesis_profiles import resolve as resolve_profile
         from .runner import run_audit
 
+        limits.check_environment()
         s = self.settings(max_examples=max_examples, seed=seed, tolerance=tolerance, timeout=timeout,
                           cases=cases, hypothesis_profile=hypothesis_profile)
         options.validate({k: v for k, v in claims.items() if k in options.CLAIMS},

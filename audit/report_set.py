@@ -100,9 +100,10 @@ def bears_mark(rel: str, data: bytes) -> bool:
 def proven(root: Path) -> dict[str, tuple[Optional[str], bytes]]:
     """The files the manifest of ``root`` names that are provably chrf-audit's (see the module
     docstring): {relative path: (owner or None, content)}."""
+    raw = _read_plain_file(root, MANIFEST)  # a FIFO or a link planted as the manifest is no manifest
     try:
-        doc = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        doc = json.loads(raw) if raw is not None else None
+    except (ValueError, RecursionError):
         return {}
     if not isinstance(doc, dict) or not isinstance(doc.get("sha256"), dict):
         return {}

@@ -67,7 +67,7 @@ class ExternalProcess(Supervisor):
                 return None
             try:
                 answer = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # 200,000 nested [ is not a hello either
                 self.kill()
                 return None
             if not isinstance(answer, dict) or answer.get("id") != 0 or "error" in answer:
@@ -170,6 +170,8 @@ def _answer(line: str, expected_id: int) -> tuple:
         answer = json.loads(line)
     except ValueError:
         return ("invalid", B.one_line(line, 200), "answer is not JSON"), True
+    except RecursionError:  # a line of 200,000 nested [ (a stack, not an answer)
+        return ("invalid", B.one_line(line, 200), "answer is not JSON (nested too deeply)"), True
     if not isinstance(answer, dict):
         return ("invalid", B.one_line(line, 200), "answer is not a JSON object"), True
     if answer.get("id") != expected_id:
