@@ -235,3 +235,26 @@ def test_concurrent_runs_into_one_reports_dir_do_not_mix(tmp_path):
     listed = set(json.loads((tmp_path / MANIFEST).read_text())["files"])
     assert listed == {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")
                       if p.is_file() and p.name != MANIFEST}
+
+
+def test_a_name_too_long_for_its_report_files_fails_before_the_audit(here, capsys):
+    """--name of 300 characters ran the whole audit, then "File name too long" lost everything
+    (issue 19, item 9): now one line, exit 2, and the implementation is never called."""
+    (here / "spy.py").write_text("import pathlib\ndef f(h, r):\n    pathlib.Path('called').touch()\n    return 0.0\n")
+    (here / "cases").mkdir()
+    err = _err(capsys, ["run", "--impl", "spy:f", "--name", "n" * 300, "--quiet", "--max-examples", "3",
+                        "--cases", "cases", "--reports-dir", "r", "--json", "a.json"])
+    assert "is too long for a file name" in err and "give a shorter --name" in err
+    assert not (here / "called").exists() and not (here / "a.json").exists()
+
+
+def test_saved_cases_count_too(here, capsys):
+    """A name that fits a report (200 + ".md") but not a saved case's file name
+    (<name>--<family>--corpus.json) fails only with --save-cases, before the audit."""
+    (here / "mod.py").write_text("def f(h, r):\n    return 0.0\n")
+    (here / "cases").mkdir()
+    args = ["run", "--impl", "mod:f", "--name", "n" * 200, "--quiet", "--max-examples", "3", "--cases", "cases",
+            "--no-verify", "--json", "a.json"]
+    assert "is too long for a file name" in _err(capsys, args + ["--save-cases"])
+    assert main(args + ["--reports-dir", "r"]) == 1
+    assert (here / "r" / ("n" * 200 + ".md")).is_file() and (here / "a.json").is_file()

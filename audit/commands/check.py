@@ -23,8 +23,8 @@ from .. import config as _config
 from .. import options
 from ..errors import UsageError
 from ..outputs import check_file, check_report_outputs
-from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, execute,
-                  resolve_adapters, validate_search_args, write_outputs)
+from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, check_output_names,
+                  execute, resolve_adapters, validate_search_args, write_outputs)
 
 _CLAIM_ATTRS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale")
 
@@ -176,6 +176,7 @@ def check(args) -> int:
     today = _today(args)
     baseline = B.load(args.baseline)  # before the audit: a broken file fails fast
     adapters = _resolve_all(args, cfg)
+    check_output_names(args, adapters)
     result = execute(args, adapters)
 
     from .. import report

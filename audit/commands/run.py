@@ -136,6 +136,20 @@ def resolve_adapters(args):
         raise UsageError(f"invalid claims: {exc}") from None
 
 
+def check_output_names(args, adapters, default_dir=None) -> None:
+    """The files named after the implementations (reports, charts, saved cases) must be
+    possible before the audit starts (audit.output_names); on an error the adapters are closed."""
+    from ..output_names import check
+
+    try:
+        check([a.name for a in adapters], [args.reports_dir or default_dir, args.markdown],
+              Path(args.cases) if getattr(args, "save_cases", False) and args.cases is not None else None)
+    except BaseException:
+        for a in adapters:
+            a.close()
+        raise
+
+
 class ProgressLine:
     """A live one-line status on stderr (only when stderr is a terminal)."""
 
@@ -275,6 +289,7 @@ def run(args) -> int:
         load_impact_data(args.impact_data)  # a bad directory fails before the audit, not after
     adapters = resolve_adapters(args)
     default_dir = Path("reports") if not (args.impl or args.corpus_impl or args.external) else None
+    check_output_names(args, adapters, default_dir)
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
     from .. import report
     from ..enrich import start_verification
