@@ -193,6 +193,51 @@ def _plugin(ctx, option):
     return (f"exit {proc.returncode}" if not ran else "ran"), proc.stderr
 
 
+def _daemons(ctx, act) -> tuple:
+    """``act(ctx)`` runs an implementation that daemonizes (tests/planted_daemon.py); then no
+    daemon it started may be alive."""
+    pids = ctx.tmp / "daemon-pids"
+    ctx.mp.setenv("CHRF_DAEMON_PIDS", str(pids))
+    act(ctx)
+    _until(lambda: pids.is_file())
+    found = [int(x) for x in pids.read_text().split()] if pids.is_file() else []
+    gone = bool(found) and _until(lambda: not [p for p in found if _alive(p)], 30)
+    return ("no survivor" if gone else "survivor"), "daemons gone" if gone else f"{found} alive"
+
+
+def _daemon_run(ctx):
+    ctx.mp.chdir(HERE)
+    ctx.cli("run", "--impl", "planted_daemon:sentence", "--quiet", "--max-examples", "3", "--cases",
+            str(ctx.tmp / "cases"), "--jobs", "1")
+
+
+def _daemon_restart(ctx):
+    ctx.mp.chdir(HERE)
+    [a] = resolve("planted_daemon:sentence", timeout=10.0)
+    with a:
+        a.sentence_scores([("ab", ["ab"])])
+        _until(lambda: (ctx.tmp / "daemon-pids").is_file())
+        a._host.restart()
+
+
+def _daemon_external(ctx):
+    ctx.mp.setenv("PYTHONPATH", str(HERE))
+    [a] = resolve(external=f"{sys.executable} {HERE / 'planted_daemon_external.py'}", timeout=10.0)
+    with a:
+        a.sentence_scores([("a", ["a"]), ("bb", ["a"])])
+
+
+def _daemon_stats(ctx):
+    from audit.stats import callables
+
+    ctx.mp.chdir(ROOT)
+    proc = callables.make("tests.planted_daemon:paired", "paired", timeout=30)
+    try:
+        proc.paired(["a b"], ["a c"], [["a b"]], resamples=20, seed=1)
+    finally:
+        proc.close()
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -243,6 +288,10 @@ CASES = {
     "impl-fd-pickle": lambda c: c.call("planted_hostile:sentence", "pickle", timeout=5.0),
     "impl-fd-shape": lambda c: c.call("planted_hostile:sentence", "wrongshape", timeout=5.0),
     "impl-fork": _fork,
+    "impl-daemon": lambda c: _daemons(c, _daemon_run),
+    "impl-daemon-restart": lambda c: _daemons(c, _daemon_restart),
+    "ext-daemon": lambda c: _daemons(c, _daemon_external),
+    "stats-daemon": lambda c: _daemons(c, _daemon_stats),
     "import-exit": lambda c: ((c.tmp / "suicidal.py").write_text("import os\nos._exit(9)\n"),
                               c.cli("run", "--impl", "suicidal:f", "--quiet"))[1],
     "import-sleep": lambda c: ((c.tmp / "sleepy.py").write_text("import time\ntime.sleep(1000)\n"),
