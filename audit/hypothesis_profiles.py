@@ -37,8 +37,6 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from typing import Optional
 
@@ -180,13 +178,15 @@ def private_storage():
     if chosen or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or not hasattr(conf, "set_hypothesis_home_dir"):
         yield
         return
-    home = tempfile.mkdtemp(prefix="chrf-audit-hypothesis-")
+    from . import scratch
+
+    home = scratch.make("chrf-audit-hypothesis-")  # a killed run's is removed here
     conf.set_hypothesis_home_dir(home)
     try:
         yield
     finally:
         conf.set_hypothesis_home_dir(None if previous is _UNSET else previous)
-        shutil.rmtree(home, ignore_errors=True)
+        scratch.release(home)
 
 
 register()

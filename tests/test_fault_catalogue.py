@@ -238,6 +238,71 @@ def _daemon_stats(ctx):
         proc.close()
 
 
+def _escape_bell(ctx):
+    (ctx.tmp / "prog.py").write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    print(json.dumps({'id': req['id'], 'error': '\\x1b]0;owned\\x07'}), flush=True)\n")
+    code, out = ctx.cli("run", "--external", f"{sys.executable} prog.py", "--name", "prog", "--quiet",
+                        "--max-examples", "3", "--cases", "cases", "--reports-dir", "r")
+    md = (ctx.tmp / "r" / "prog.md").read_text()
+    return (code if "\x1b" not in md and "\x07" not in md else "raw ESC/BEL"), md
+
+
+def _lock_wait(ctx):
+    import fcntl
+    import threading
+
+    (ctx.tmp / "r").mkdir()
+    (ctx.tmp / "mod.py").write_text("def f(h, r):\n    return 0.0\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    fd = os.open(ctx.tmp / "r", os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "audit.cli", "run", "--impl", "mod:f", "--quiet",
+                                 "--max-examples", "3", "--cases", "cases", "--reports-dir", "r", "--no-verify"],
+                                cwd=ctx.tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        lines: list = []
+        threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True).start()
+        _until(lambda: lines, 120)
+    finally:
+        os.close(fd)
+    return f"exit {proc.wait(300)}", "".join(lines)
+
+
+def _kill_tmp(ctx):
+    tmp = ctx.tmp / "tmp"
+    tmp.mkdir()
+    (ctx.tmp / "hang.py").write_text("import time\ndef f(h, r):\n    time.sleep(300)\n    return 0.0\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp))
+    argv = [sys.executable, "-m", "audit.cli", "run", "--impl", "hang:f", "--quiet", "--cases", "cases", "--timeout", "120"]
+    proc = subprocess.Popen(argv, cwd=ctx.tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _until(lambda: list(tmp.glob("chrf-audit-hypothesis-*")))
+        left = set(tmp.glob("chrf-audit-hypothesis-*"))
+        proc.kill()
+        proc.wait(60)
+    finally:
+        proc.kill()
+    subprocess.run([sys.executable, "-m", "audit.cli", "run", "--impl", NEVER], cwd=ctx.tmp, env=env,
+                   capture_output=True, timeout=120)
+    gone = bool(left) and not (left & set(tmp.glob("chrf-audit-hypothesis-*")))
+    return ("no survivor" if gone else "survivor"), ("the killed run's Hypothesis directory removed" if gone
+                                                     else f"{left} left")
+
+
+def _torch_missing(ctx):
+    fake = ctx.tmp / "fake" / "torch"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n")
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "run", "--impl", "torchmetrics", "--quiet"],
+                          cwd=ctx.tmp, env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ctx.tmp / "fake"), str(ROOT)])),
+                          capture_output=True, text=True, timeout=300)
+    return f"exit {proc.returncode}", proc.stderr
+
+
 def _stats_empty_cache(ctx):
     _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
     return f"exit {proc.returncode}", proc.stdout + proc.stderr
@@ -296,6 +361,7 @@ CASES = {
                               c.cli("run", "--impl", "suicidal:f", "--quiet"))[1],
     "import-sleep": lambda c: ((c.tmp / "sleepy.py").write_text("import time\ntime.sleep(1000)\n"),
                                c.cli("run", "--impl", "sleepy:f", "--quiet", "--timeout", "1"))[1],
+    "impl-torch-missing": _torch_missing,
     "impl-missing": lambda c: c.cli("run", "--impl", NEVER, "--quiet"),
     "ext-garbage": lambda c: c.external("garbage"),
     "ext-flood": lambda c: c.external("flood"),
@@ -310,6 +376,7 @@ CASES = {
     "ext-hello-sources": lambda c: c.hello({"sources": [1]}),
     "ext-hello-nothing": lambda c: c.hello({"supports": {"sentence": False, "corpus": False}}),
     "ext-hello-order": lambda c: c.hello({"claims": {"char_order": 100000}}),
+    "ext-start-crash": lambda c: c.cli("run", "--external", f"node {c.tmp / 'missing.js'}", "--quiet", "--cases", "cases"),
     "ext-missing": lambda c: c.cli("run", "--external", "no-such-program-xyz", "--quiet"),
     "flag-timeout-inf": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "inf"),
     "flag-timeout-huge": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "1e10"),
@@ -354,6 +421,8 @@ CASES = {
                                      c.cli("run", "--impl", NEVER))[1],
     "out-validate-json-dir": lambda c: c.cli("validate-patch", "--impl", NEVER, "--patch", "afile", "--json", "adir"),
     "out-lone-surrogate": _lone_surrogate_outputs,
+    "out-escape-bell": _escape_bell,
+    "out-lock-wait": _lock_wait,
     "out-name-too-long": lambda c: ((c.tmp / "mod.py").write_text("def f(h, r):\n    return 0.0\n"),
                                     c.cli("run", "--impl", "mod:f", "--name", "n" * 300, "--quiet", "--cases", "cases",
                                           "--reports-dir", "r"))[-1],
@@ -381,6 +450,7 @@ CASES = {
     "diff-worsens": _diff_worsens,
     "signal-term": lambda c: _signal(c, signal.SIGTERM),
     "signal-int": lambda c: _signal(c, signal.SIGINT),
+    "signal-kill-tmp": _kill_tmp,
 }
 
 
