@@ -164,20 +164,31 @@ def test_patch_that_does_not_apply(before):
     assert "does not apply" in v.error and not v.fixes("requested-order-divisor")
 
 
-def test_own_applier_matches_patch_program(tmp_path):
-    import shutil
-
-    if shutil.which("patch") is None:
-        pytest.skip("no patch program")
+def test_the_applier_reproduces_each_suggested_patch(tmp_path):
+    """chrf-audit applies diffs itself (no `patch` program, issue 19): each suggested patch,
+    applied to a copy, gives a source whose diff against the installed one is that patch."""
     import nltk
 
     site = Path(nltk.__file__).parent.parent
+    rel = "nltk/translate/chrf_score.py"
     for family in FAMILIES:
         diff = upstream.patch("nltk", family)
-        a = apply_to_copy(diff, site, tmp_path / family / "a", use_patch_program=True)
-        b = apply_to_copy(diff, site, tmp_path / family / "b", use_patch_program=False)
-        rel = "nltk/translate/chrf_score.py"
-        assert (a / rel).read_text() == (b / rel).read_text() != (site / rel).read_text()
+        a = apply_to_copy(diff, site, tmp_path / family)
+        assert (a / rel).read_text() != (site / rel).read_text()
+        assert make_diff(rel, (site / rel).read_text(), (a / rel).read_text()) == diff
+
+
+def test_no_newline_at_end_of_file(tmp_path):
+    """GNU diff's "\\ No newline at end of file" after a removed, an added or a context line."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "m.py").write_text("a\nb")
+    diff = ("--- a/pkg/m.py\n+++ b/pkg/m.py\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n"
+            "\\ No newline at end of file\n")
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "pkg" / "m.py").read_text() == "a\nc"
+    diff = "--- a/pkg/m.py\n+++ b/pkg/m.py\n@@ -1,2 +1,3 @@\n-a\n+z\n+y\n c\n\\ No newline at end of file\n"
+    apply_unified_diff(diff, tmp_path)
+    assert (tmp_path / "pkg" / "m.py").read_text() == "z\ny\nc"
 
 
 def test_apply_unified_diff_with_offset(tmp_path):
