@@ -11,6 +11,9 @@ import time
 
 
 def daemonize(seconds: float) -> None:
+    """The double fork; returns once the daemon's pid is on file (the middle process waits for
+    the daemon's word), so a test never races a daemon that has not written yet."""
+    r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
@@ -18,10 +21,15 @@ def daemonize(seconds: float) -> None:
             if os.fork() == 0:
                 with open(os.environ["CHRF_DAEMON_PIDS"], "a") as fh:
                     fh.write(f"{os.getpid()}\n")
+                os.write(w, b"x")
                 time.sleep(seconds)
+            else:
+                os.read(r, 1)
         finally:
             os._exit(0)
+    os.close(w)
     os.waitpid(pid, 0)
+    os.close(r)
 
 
 def _score(hypothesis, references):
