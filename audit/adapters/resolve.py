@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .. import options
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, Support
 from .external import ExternalAdapter
@@ -61,15 +62,15 @@ def resolve(
     corpus_impl: Optional[str] = None,
     external: Optional[str] = None,
     overrides: Optional[dict] = None,
-    timeout: float = 5.0,
+    timeout: float = options.default("timeout"),
     isolate: bool = True,
     max_refs: Optional[int] = None,
     name: Optional[str] = None,
     http: Optional[str] = None,
     contract: Optional[str] = None,
     max_requests: Optional[int] = None,
-    http_concurrency: int = 4,
-    http_retries: int = 3,
+    http_concurrency: int = options.default("http_concurrency"),
+    http_retries: int = options.default("http_retries"),
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 

@@ -116,7 +116,10 @@ def run(args) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     from ..limits import check_timeout
+    from ..outputs import atomic_write, check_dir, check_file
     check_timeout(args.timeout)
+    check_file(args.json, "--json")  # before the audit: a bad path must not cost its results
+    check_dir(args.reports_dir, "--reports-dir")
     settings = Settings(seed=args.seed, **({"trials": args.trials} if args.trials else {}))
     procs = procedures(args)
     try:
@@ -130,7 +133,7 @@ def run(args) -> int:
     if args.reports_dir:
         out = Path(args.reports_dir)
         markdown.write(result, out)
-        (out / "stats.json").write_text(report.to_json(result), encoding="utf-8")
+        atomic_write(out / "stats.json", report.to_json(result))
     if args.json:
-        Path(args.json).write_text(report.to_json(result), encoding="utf-8")
+        atomic_write(args.json, report.to_json(result))
     return 1 if result.findings else 0

@@ -117,7 +117,9 @@ def main() -> None:
     os.dup2(2, 1)  # the callable's prints go to stderr, never into the protocol
     sys.path.insert(0, import_dir)
 
+    from audit import subreaper
     from audit.adapters.worker import _watch_parent
+    subreaper.become_subreaper()  # daemons the callable starts stay in this tree
     if os.getpgid(0) == os.getpid():  # our own group: the parent started us in a new session
         threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
@@ -158,6 +160,8 @@ def main() -> None:
             out = {"error": f"unknown op {req.get('op')!r} (this worker serves {kind!r})"}
         out["id"] = rid
         send(out)
+        subreaper.reap_adopted()
+    subreaper.kill_tree(os.getpid())  # what it started ends with it (orphans would go to init)
     os._exit(0)  # skip interpreter teardown of whatever the callable left behind
 
 

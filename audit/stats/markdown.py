@@ -115,15 +115,13 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
 
 
 def write(run: StatsRun, out_dir: str | Path) -> list[Path]:
+    from ..outputs import atomic_write
+
     out = Path(out_dir)
-    (out / "charts").mkdir(parents=True, exist_ok=True)
     written = []
     for lib in sorted({r.procedure.library for r in run.runs}):
-        path = out / f"{_slug(lib)}.md"
-        path.write_text(render(run, lib), encoding="utf-8")
-        written.append(path)
+        written.append(atomic_write(out / f"{_slug(lib)}.md", render(run, lib)))
     for r in run.runs:
         for name, svg in charts(r).items():
-            (out / "charts" / name).write_text(svg, encoding="utf-8")
-            written.append(out / "charts" / name)
+            written.append(atomic_write(out / "charts" / name, svg))
     return written
