@@ -10,7 +10,14 @@ config="${CHRF_AUDIT_CONFIG:-pyproject.toml}"
 strict="${CHRF_AUDIT_STRICT:-false}"
 reports="${CHRF_AUDIT_REPORTS_DIR-chrf-audit-reports}"
 
-fail() { echo "chrf-audit action: $*" >&2; echo "exit-code=2" >> "${GITHUB_OUTPUT:-/dev/null}"; exit 2; }
+# fail MESSAGE: one line on stderr (none when MESSAGE is empty: it was said), exit-code=2, exit 2
+fail() { [ -n "$*" ] && echo "chrf-audit action: $*" >&2; echo "exit-code=2" >> "${GITHUB_OUTPUT:-/dev/null}"; exit 2; }
+
+# A step output is one "name=value" line: a value holding a line break would add lines of
+# its own (an "exit-code=0" of its choosing), so such inputs are refused, not written.
+case "$reports" in
+  *$'\n'*|*$'\r'*) fail "input 'reports-dir' must be one line" ;;
+esac
 
 if [ -n "${CHRF_AUDIT_INSTALL:-}" ]; then
   "$python" -m pip install --quiet "$CHRF_AUDIT_INSTALL" || fail "cannot install chrf-audit from '$CHRF_AUDIT_INSTALL'"
@@ -28,9 +35,21 @@ if [ -n "$reports" ]; then
   cmd+=(--json "$reports/audit.json" --junit "$reports/junit.xml" --markdown "$reports")
 fi
 if [ -n "${CHRF_AUDIT_ARGS:-}" ]; then
-  # split like a shell would (quotes honoured), without evaluating anything
-  mapfile -t extra < <("$python" -c 'import shlex, sys; print("\n".join(shlex.split(sys.argv[1])))' "$CHRF_AUDIT_ARGS") \
-    || fail "cannot split input 'args': $CHRF_AUDIT_ARGS"
+  # Split like a shell would (quotes honoured), without evaluating anything.  The words go
+  # through a file, NUL-separated, so that the splitter's exit status is seen (a process
+  # substitution's is not: the check would run without the user's arguments) and a word
+  # may hold a newline.
+  words="$(mktemp)" || fail "cannot create a temporary file"
+  trap 'rm -f "$words"' EXIT
+  "$python" -c '
+import shlex, sys
+try:
+    words = shlex.split(sys.argv[1])
+except ValueError as exc:
+    sys.exit(f"chrf-audit action: cannot split input args: {exc}: {sys.argv[1]}")
+sys.stdout.write("".join(w + "\0" for w in words))
+' "$CHRF_AUDIT_ARGS" > "$words" || fail ""
+  mapfile -d '' -t extra < "$words" || fail "cannot read the split input 'args'"
   cmd+=("${extra[@]}")
 fi
 
@@ -38,7 +57,7 @@ echo "chrf-audit action: ${cmd[*]}" >&2
 "${cmd[@]}"
 code=$?
 {
-  echo "exit-code=$code"
   echo "reports-dir=$reports"
+  echo "exit-code=$code"
 } >> "${GITHUB_OUTPUT:-/dev/null}"
 exit "$code"

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
+from . import jsontext
 from .errors import UsageError
 from .textfiles import read_json
 
@@ -38,8 +38,13 @@ _ENTRY_KEYS = ("fingerprint", "implementation", "family", "reason", "expires")
 
 
 def fingerprint(implementation: str, family: str) -> str:
-    """Stable key of an accepted finding: first 16 hex digits of sha256("impl\\0family")."""
-    return hashlib.sha256(f"{implementation}\0{family}".encode("utf-8")).hexdigest()[:16]
+    """Stable key of an accepted finding: first 16 hex digits of sha256("impl\\0family").
+
+    Any name hashes (a lone surrogate as its surrogatepass bytes), and a name hashes as it
+    reads back from the baseline's JSON (a high surrogate followed by a low one is one
+    character there: jsontext)."""
+    key = f"{implementation}\0{family}".encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def parse_date(text: str, what: str) -> _dt.date:
@@ -85,7 +90,7 @@ class Baseline:
     def to_json(self) -> str:
         rows = sorted(self.entries.values(), key=lambda e: (e.implementation, e.family))
         doc = {"schema_version": SCHEMA_VERSION, "accepted": [e.to_dict() for e in rows]}
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return jsontext.dumps(doc, readable=True)
 
     def save(self, path: Optional[Path] = None) -> Path:
         target = Path(path or self.path)
@@ -189,7 +194,8 @@ def update_file(path: Path, findings: Iterable, *, audited: Iterable[str], today
     file is replaced atomically: concurrent updates are serialized and neither loses the
     other's entries.  Nothing changed: the file is not rewritten.
     Returns (number of accepted entries, added entries, removed entries)."""
-    from .outputs import atomic_write, locked
+    from .locking import locked
+    from .outputs import atomic_write
 
     path = Path(path)
     audited = set(audited)
@@ -226,7 +232,7 @@ def update_file(path: Path, findings: Iterable, *, audited: Iterable[str], today
             doc.setdefault("schema_version", SCHEMA_VERSION)
             if list(doc)[0] != "schema_version":
                 doc = {"schema_version": doc.pop("schema_version"), **doc}
-            atomic_write(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+            atomic_write(path, jsontext.dumps(doc, readable=True))
         return len(kept), added, removed
 
 

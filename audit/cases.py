@@ -3,10 +3,10 @@ an adapter, and saving minimal repros as new cases."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
+from . import jsontext
 from .findings import AuditResult
 from .textfiles import read_json
 
@@ -74,14 +74,19 @@ def _applicable(adapter, level: str, inputs: dict) -> bool:
     return all(sup.takes(len(r)) for r in inputs["references"])
 
 
+def case_file_name(implementation: str, family: str, level: str) -> str:
+    """The file a finding's repro is saved as: one per (implementation, family, level)."""
+    slug = "".join(ch if ch.isalnum() or ch in "-+" else "-" for ch in implementation)
+    return f"{slug}--{family}" + ("" if level == "sentence" else f"--{level}") + ".json"
+
+
 def save_findings_as_cases(result: AuditResult, cases_dir: Path) -> list[Path]:
     """Write each finding's minimal repro as a regression case (existing files are kept)."""
     cases_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for f in result.findings:
-        slug = "".join(ch if ch.isalnum() or ch in "-+" else "-" for ch in f.implementation)
-        name = f"{slug}--{f.family}" + ("" if f.level == "sentence" else f"--{f.level}")  # one per (family, level)
-        path = cases_dir / f"{name}.json"
+        path = cases_dir / case_file_name(f.implementation, f.family, f.level)
+        name = path.stem
         if path.exists():
             continue
         case = {
@@ -92,6 +97,6 @@ def save_findings_as_cases(result: AuditResult, cases_dir: Path) -> list[Path]:
             "origin": f"chrf-audit run: minimal repro of {f.family} in {f.implementation}",
             "expected_fraction": f.minimal.expected_fraction,
         }
-        path.write_text(json.dumps(case, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        path.write_text(jsontext.dumps(case), encoding="ascii")
         written.append(path)
     return written

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import UsageError
+from . import options
 
 DEFAULT = Path("cases")
 
@@ -26,10 +26,6 @@ def check_cases_arg(args) -> None:
     if not explicit:
         return
     path = Path(args.cases)
-    if path.is_dir():
-        return
-    if path.exists():
-        raise UsageError(f"--cases {path}: not a directory (expected a directory of regression cases)")
-    if getattr(args, "save_cases", False):
+    if getattr(args, "save_cases", False) and not path.exists():
         return  # created when the first case is saved
-    raise UsageError(f"--cases {path}: no such directory")
+    options.OPTIONS["cases"].validate(path, "--cases")

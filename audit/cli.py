@@ -11,9 +11,7 @@ import argparse
 import atexit
 import importlib
 import os
-import shutil
 import sys
-import tempfile
 
 from .errors import UsageError
 
@@ -53,9 +51,11 @@ def _private_hypothesis_storage() -> None:
         from hypothesis.configuration import set_hypothesis_home_dir
     except ImportError:  # pragma: no cover - a hypothesis without it: its default applies
         return
-    _hypothesis_home = tempfile.mkdtemp(prefix="chrf-audit-hypothesis-")
+    from . import scratch
+
+    _hypothesis_home = scratch.make("chrf-audit-hypothesis-")  # a killed run's is removed here
     set_hypothesis_home_dir(_hypothesis_home)
-    atexit.register(shutil.rmtree, _hypothesis_home, True)
+    atexit.register(scratch.release, _hypothesis_home)
 
 
 def main(argv=None) -> int:
@@ -70,6 +70,9 @@ def main(argv=None) -> int:
     procs.reopen()
     _private_hypothesis_storage()
     try:
+        from . import limits
+
+        limits.check_environment()  # CHRF_AUDIT_MAX_*: a bad value is an error, not ignored
         return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)

@@ -30,7 +30,9 @@ Every key is the long name of a ``check`` flag (kebab-case); command-line flags 
     definition = "sacrebleu"
     # char-order, word-order, lowercase, whitespace, timeout
 
-Paths are relative to the directory of the configuration file.  No implementation
+The keys, their types, defaults and checks are those of ``audit.options`` (the same table the
+flags and the pytest plugin are built from).  Paths are relative to the directory of the
+configuration file.  No implementation
 configured means the default audit of ``chrf-audit run`` (nltk and sacreBLEU).  Any mistake
 (unknown key, wrong type, invalid value) is a ``UsageError`` naming the key: one line, exit 2.
 """
@@ -38,11 +40,11 @@ configured means the default audit of ``chrf-audit run`` (nltk and sacreBLEU).  
 from __future__ import annotations
 
 import difflib
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from . import options
 from .errors import UsageError
 from .textfiles import read_text
 
@@ -55,18 +57,12 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
         _toml = None
 
 DEFAULT_BASELINE = "chrf-audit-baseline.json"
-DEFAULT_MAX_EXAMPLES = 100
-DEFAULT_TIMEOUT = 5.0
 
+#: the keys of the table and of an implementation entry: audit.options (name, type, check)
+TOP_KEYS = ("implementations",) + tuple(options.keys(options.CONFIG))
+IMPL_KEYS = tuple(options.keys(options.ENTRY))
 #: claim keys of an implementation entry -> attribute name (audit.adapters.CLAIM_FIELDS)
-CLAIM_KEYS = {
-    "char-order": "char_order", "word-order": "word_order", "beta": "beta", "lowercase": "lowercase",
-    "whitespace": "whitespace", "definition": "definition", "scale": "scale",
-}
-IMPL_KEYS = ("impl", "corpus-impl", "external", "http", "contract", "max-requests", "timeout", "max-refs",
-             "name", "accepts") + tuple(CLAIM_KEYS)
-PATH_KEYS = ("cases", "baseline", "json", "markdown", "junit", "reports-dir")
-TOP_KEYS = ("implementations", "max-examples", "seed", "hypothesis-profile", "tolerance", "timeout", "strict") + PATH_KEYS
+CLAIM_KEYS = {options.OPTIONS[n].key: n for n in options.CLAIMS}
 
 
 @dataclass
@@ -80,7 +76,7 @@ class ImplConfig:
     claims: dict = field(default_factory=dict)  # CLAIM_FIELDS names -> values
     max_refs: Optional[int] = None  # references per segment it takes (1: single-reference)
     name: Optional[str] = None  # its name in reports
-    accepts: Optional[list] = None  # claims the callable takes as keyword arguments
+    accepts: Optional[str] = None  # claims the callable takes as keyword arguments ("char_order,beta")
     http: Optional[str] = None  # a scoring service's URL (with contract)
     contract: Optional[str] = None  # NAME@VERSION or a contract file (relative to the configuration)
     max_requests: Optional[int] = None  # the service's request budget
@@ -117,61 +113,23 @@ def _type_name(v: Any) -> str:
             list: "an array", dict: "a table"}.get(type(v), type(v).__name__)
 
 
-def _int(where: str, key: str, v: Any, minimum: Optional[int] = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise UsageError(f"{where}: {key} must be an integer, got {_type_name(v)} ({v!r})")
-    if minimum is not None and v < minimum:
-        raise UsageError(f"{where}: {key} must be >= {minimum}, got {v}")
-    return v
+def _option(key: str):
+    return options.OPTIONS[key.replace("-", "_")]
 
 
-def _number(where: str, key: str, v: Any, *, positive: bool = False) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise UsageError(f"{where}: {key} must be a number, got {_type_name(v)} ({v!r})")
-    if not math.isfinite(v) or v < 0 or (positive and v == 0):
-        raise UsageError(f"{where}: {key} must be {'> 0' if positive else '>= 0'}, got {v!r}")
-    return v
-
-
-def _bool(where: str, key: str, v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise UsageError(f"{where}: {key} must be true or false, got {_type_name(v)} ({v!r})")
-    return v
-
-
-def _str(where: str, key: str, v: Any) -> str:
-    if not isinstance(v, str) or not v.strip():
-        raise UsageError(f"{where}: {key} must be a non-empty string, got {_type_name(v)} ({v!r})")
-    return v.strip()
-
-
-def _implementation(where: str, entry: Any) -> ImplConfig:
+def _implementation(where: str, entry: Any, base: Path) -> ImplConfig:
     if not isinstance(entry, dict):
         raise UsageError(f"{where} must be a table, got {_type_name(entry)}")
     out = ImplConfig()
     for key, v in entry.items():
         if key not in IMPL_KEYS:
             raise _unknown(where, key, IMPL_KEYS)
-        if key in ("impl", "corpus-impl", "external", "name", "http", "contract"):
-            setattr(out, key.replace("-", "_"), _str(where, key, v))
-        elif key == "max-requests":
-            out.max_requests = _int(where, key, v, minimum=1)
-        elif key == "max-refs":
-            out.max_refs = _int(where, key, v, minimum=1)
-        elif key == "accepts":
-            if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
-                raise UsageError(f"{where}: accepts must be an array of parameter names, got {_type_name(v)} ({v!r})")
-            out.accepts = [x.strip() for x in v]
-        elif key == "timeout":
-            out.timeout = _number(where, key, v, positive=True)
-        elif key in ("char-order", "word-order", "scale"):
-            out.claims[CLAIM_KEYS[key]] = _int(where, key, v)
-        elif key == "beta":
-            out.claims["beta"] = _number(where, key, v)
-        elif key in ("lowercase", "whitespace"):
-            out.claims[CLAIM_KEYS[key]] = _bool(where, key, v)
-        else:  # definition
-            out.claims["definition"] = _str(where, key, v)
+        opt = _option(key)
+        value = opt.from_toml(v, where, base)
+        if opt.name in options.CLAIMS:
+            out.claims[opt.name] = value
+        else:
+            setattr(out, opt.name, value)
     if not (out.impl or out.corpus_impl or out.external or out.http):
         raise UsageError(f"{where}: needs impl, corpus-impl, external or http")
     if bool(out.http) != bool(out.contract):
@@ -203,27 +161,16 @@ def parse(table: Any, path: Optional[Path] = None) -> Config:
             if not isinstance(v, list):
                 raise UsageError(f"{where}: implementations must be an array of tables "
                                  f"([[tool.chrf-audit.implementations]]), got {_type_name(v)}")
-            cfg.implementations = [_implementation(f"{name}: [[tool.chrf-audit.implementations]] #{i}", e)
+            cfg.implementations = [_implementation(f"{name}: [[tool.chrf-audit.implementations]] #{i}", e, base)
                                    for i, e in enumerate(v, start=1)]
             from .contract import builtin_names
 
             for entry in cfg.implementations:  # a contract file is relative to the configuration
                 if entry.contract and entry.contract not in builtin_names():
                     entry.contract = str(base / entry.contract)
-        elif key == "max-examples":
-            cfg.max_examples = _int(where, key, v, minimum=1)
-        elif key == "seed":
-            cfg.seed = _int(where, key, v)
-        elif key == "hypothesis-profile":
-            cfg.hypothesis_profile = _str(where, key, v)
-        elif key == "tolerance":
-            cfg.tolerance = _number(where, key, v)
-        elif key == "timeout":
-            cfg.timeout = _number(where, key, v, positive=True)
-        elif key == "strict":
-            cfg.strict = _bool(where, key, v)
-        else:  # paths
-            setattr(cfg, key.replace("-", "_"), base / _str(where, key, v))
+        else:
+            opt = _option(key)
+            setattr(cfg, opt.name, opt.from_toml(v, where, base))
     return cfg
 
 
@@ -232,7 +179,7 @@ def load(path: Optional[Path] = None) -> Config:
     from ``./pyproject.toml`` (absent file or table: an empty Config, all defaults)."""
     explicit = path is not None
     path = Path(path) if explicit else Path("pyproject.toml")
-    if not path.is_file():
+    if not path.exists():  # (a directory, a FIFO ... is refused by read_text, naming what it is)
         if explicit:
             raise UsageError(f"{path}: no such configuration file")
         return Config()

@@ -37,20 +37,19 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from typing import Optional
 
 from hypothesis import HealthCheck, Verbosity, settings
 
+from . import options
 from .errors import UsageError
 
 DEFAULT_PROFILE = "chrf-audit"
 PROFILES = {
-    "chrf-audit": dict(max_examples=100, verbosity=Verbosity.quiet),
-    "chrf-audit-ci": dict(max_examples=300, verbosity=Verbosity.quiet),
-    "chrf-audit-dev": dict(max_examples=25, verbosity=Verbosity.verbose),
+    "chrf-audit": dict(max_examples=options.PROFILE_BUDGETS["chrf-audit"], verbosity=Verbosity.quiet),
+    "chrf-audit-ci": dict(max_examples=options.PROFILE_BUDGETS["chrf-audit-ci"], verbosity=Verbosity.quiet),
+    "chrf-audit-dev": dict(max_examples=options.PROFILE_BUDGETS["chrf-audit-dev"], verbosity=Verbosity.verbose),
 }
 TUNABLE = ("max_examples", "verbosity", "suppress_health_check")
 
@@ -100,7 +99,7 @@ class SearchProfile:
     """What the search reads of a profile, resolved in the process that starts the audit."""
 
     name: str = DEFAULT_PROFILE
-    max_examples: int = 100
+    max_examples: int = options.BUDGET
     verbosity: str = "quiet"  # a Verbosity name
     suppress_health_check: tuple = ()  # HealthCheck names, beyond ALWAYS_SUPPRESSED
 
@@ -179,13 +178,15 @@ def private_storage():
     if chosen or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or not hasattr(conf, "set_hypothesis_home_dir"):
         yield
         return
-    home = tempfile.mkdtemp(prefix="chrf-audit-hypothesis-")
+    from . import scratch
+
+    home = scratch.make("chrf-audit-hypothesis-")  # a killed run's is removed here
     conf.set_hypothesis_home_dir(home)
     try:
         yield
     finally:
         conf.set_hypothesis_home_dir(None if previous is _UNSET else previous)
-        shutil.rmtree(home, ignore_errors=True)
+        scratch.release(home)
 
 
 register()

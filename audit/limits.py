@@ -15,9 +15,14 @@ word order             CHRF_AUDIT_MAX_WORD_ORDER        10         --word-order,
 examples               CHRF_AUDIT_MAX_EXAMPLES          100000     --max-examples
 resamples              CHRF_AUDIT_MAX_RESAMPLES         100000     --resamples, --impact-resamples
 line length (chars)    CHRF_AUDIT_MAX_LINE_LENGTH       100000     every segment file read
+file size (bytes)      CHRF_AUDIT_MAX_FILE_BYTES        268435456  every file a user names (segments,
+                                                                   cases, configuration, baseline, diff)
 =====================  ===============================  =========  ===============================
 
-Tolerance is bounded by the scale itself: 0 <= --tolerance <= 100.
+Tolerance is bounded by the scale itself: 0 <= --tolerance <= 100.  The variables themselves
+are checked when chrf-audit starts (``check_environment``): ``CHRF_AUDIT_MAX_CHAR_ORDER=abc``
+is an error, not silently the default, and a timeout bound above ``TIMEOUT_CEILING`` (no wait
+of the operating system or of Python's threads takes more) is refused.
 """
 
 from __future__ import annotations
@@ -34,7 +39,12 @@ DEFAULTS = {
     "examples": 100_000,
     "resamples": 100_000,
     "line_length": 100_000,
+    "file_bytes": 256 << 20,
 }
+#: The largest CHRF_AUDIT_MAX_TIMEOUT (seconds, about 11.6 days): Python's lock waits refuse
+#: more than ``threading.TIMEOUT_MAX`` (about 292 years is the C limit, but select(), poll()
+#: and the lock waits each have their own), and no per-call wait needs longer.
+TIMEOUT_CEILING = 1e6
 ENV = {name: f"CHRF_AUDIT_MAX_{name.upper()}" for name in DEFAULTS}
 ENV["examples"] = "CHRF_AUDIT_MAX_EXAMPLES"
 
@@ -52,7 +62,16 @@ def limit(name: str):
         raise UsageError(f"{ENV[name]}={raw!r}: not a number") from None
     if not (math.isfinite(value) and value > 0):
         raise UsageError(f"{ENV[name]}={raw!r}: must be a positive finite number")
+    if name == "timeout" and value > TIMEOUT_CEILING:
+        raise UsageError(f"{ENV[name]}={raw!r}: must be at most {TIMEOUT_CEILING:g} seconds")
     return value
+
+
+def check_environment() -> None:
+    """Every limit variable that is set must be valid (called when a command or the pytest
+    plugin starts): a typo in one is an error, not the default in silence."""
+    for name in DEFAULTS:
+        limit(name)
 
 
 def _range(flag: str, value, low, high, name: str, *, low_open: bool = False):

@@ -7,25 +7,19 @@ directories, create and remove a temporary file) instead of trusting permission 
 say nothing for root or on read-only mounts.
 
 Every report file is written to a temporary file in its own directory and renamed into place
-(``atomic_write``), so a reader never sees half a file.  A reports directory is written under
-an exclusive lock on the directory (``report_set``), and a manifest of the files the last run wrote lets the
-next run remove the files it did not rewrite: two runs into one directory leave one run's
-complete set, never a mix.
+(``atomic_write``), so a reader never sees half a file.  A reports directory is written as one
+set under its lock (``audit.report_set``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
 from .errors import UsageError
-
-MANIFEST = ".chrf-audit-manifest.json"
-
 
 def _why(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
@@ -101,10 +95,15 @@ def check_report_outputs(args, default_dir=None) -> None:
 
 
 def atomic_write(path: Union[str, Path], data: Union[str, bytes]) -> Path:
-    """Write ``data`` to ``path`` via a temporary file in the same directory and a rename."""
+    """Write ``data`` to ``path`` via a temporary file in the same directory and a rename.
+
+    Text is UTF-8.  The renderers escape what is not printable (``report._text``) and JSON is
+    ASCII (``jsontext``), so a lone surrogate never reaches this point; should one slip
+    through a future renderer, it is written as its ``\\udXXX`` escape, never lost in a
+    UnicodeEncodeError after the audit."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -116,63 +115,3 @@ def atomic_write(path: Union[str, Path], data: Union[str, bytes]) -> Path:
             os.unlink(tmp)
         raise
     return path
-
-
-@contextlib.contextmanager
-def locked(path: Union[str, Path]):
-    """An exclusive advisory lock (``flock``) on ``path`` (a directory or a lock file,
-    created when missing), held for the block: serializes writers across processes."""
-    import fcntl
-
-    path = Path(path)
-    if path.is_dir():
-        fd = os.open(path, os.O_RDONLY)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
-
-
-class ReportSet:
-    """Collects the files one run writes into a directory (see ``report_set``)."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.written: list[Path] = []
-
-    def write(self, rel: Union[str, Path], data: Union[str, bytes]) -> Path:
-        path = atomic_write(self.root / rel, data)
-        self.written.append(path)
-        return path
-
-
-@contextlib.contextmanager
-def report_set(out_dir: Union[str, Path]):
-    """Write a complete set of reports into ``out_dir``: under the directory's lock, each file
-    atomically; afterwards the files the previous run listed in the manifest and this one did
-    not rewrite are removed, and the manifest lists this run's files."""
-    root = Path(out_dir)
-    root.mkdir(parents=True, exist_ok=True)
-    with locked(root):
-        rs = ReportSet(root)
-        yield rs
-        mine = {p.resolve().relative_to(root.resolve()).as_posix() for p in rs.written}
-        for rel in _previous(root) - mine:
-            stale = root / rel
-            if stale.is_file() and root.resolve() in stale.resolve().parents:
-                with contextlib.suppress(OSError):
-                    stale.unlink()
-        atomic_write(root / MANIFEST, json.dumps({"files": sorted(mine)}, indent=1) + "\n")
-
-
-def _previous(root: Path) -> set:
-    try:
-        doc = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-        files = doc.get("files", []) if isinstance(doc, dict) else []
-        return {f for f in files if isinstance(f, str) and ".." not in f.split("/") and not f.startswith("/")}
-    except (OSError, ValueError):
-        return set()

@@ -27,6 +27,8 @@ import threading
 import time
 from typing import Optional
 
+from . import subreaper
+
 _lock = threading.Lock()
 _live: dict[int, tuple[subprocess.Popen, float]] = {}  # pid -> (process, grace seconds for SIGTERM)
 _closing = False  # set by stop_all(final=True): no new child
@@ -113,6 +115,11 @@ def stop(proc: Optional[subprocess.Popen], *, wait: float = 0.0, term: bool = Fa
             _killpg(proc, signal.SIGTERM)
     if wait > 0:
         exit_status(proc, wait)
+    # the child is a subreaper (audit.subreaper): what it daemonized is still in its tree.
+    # Its group is stopped first (nothing in it forks any more), the tree killed leaves
+    # first, the child (whom the orphans go to meanwhile) last.
+    _killpg(proc, signal.SIGSTOP)
+    subreaper.kill_tree(proc.pid)
     _killpg(proc, signal.SIGKILL)
     try:
         proc.wait(timeout=5)

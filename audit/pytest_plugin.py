@@ -17,7 +17,9 @@ A divergence fails the test with one block per family: the minimal repro, expect
 actual.  ``accept=("family-id", ...)`` tolerates known families.  The search is seeded (same
 code and seed, same inputs and result; another seed draws other inputs).  Options:
 --chrf-audit-max-examples, --chrf-audit-seed, --chrf-audit-hypothesis-profile,
---chrf-audit-tolerance, --chrf-audit-timeout, --chrf-audit-cases.
+--chrf-audit-tolerance, --chrf-audit-timeout, --chrf-audit-cases: the options of the CLI
+(``audit.options``: the same defaults and the same checks; a bad value stops the session with
+one line, as the CLI exits 2 on it), and so are the fixture's keywords.
 
 Hypothesis settings come from a settings profile (default ``chrf-audit``; ``chrf-audit-ci``,
 ``chrf-audit-dev``, or any registered one, e.g. in conftest.py: see docs/hypothesis.md and
@@ -31,25 +33,25 @@ from __future__ import annotations
 
 import pytest
 
-DEFAULT_MAX_EXAMPLES = 100
+from . import options
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("chrf-audit", "chrF conformance audit (chrf-audit)")
-    group.addoption("--chrf-audit-max-examples", type=int, default=None, metavar="N",
-                    help=f"Hypothesis examples per level (default: the Hypothesis profile's max_examples, "
-                         f"{DEFAULT_MAX_EXAMPLES} for chrf-audit)")
-    group.addoption("--chrf-audit-seed", type=int, default=None, metavar="N",
-                    help="search seed (default 0): the same seed draws the same inputs, another seed other inputs")
-    group.addoption("--chrf-audit-hypothesis-profile", default=None, metavar="NAME",
-                    help="Hypothesis settings profile (default chrf-audit; chrf-audit-ci, chrf-audit-dev or one "
-                         "registered in conftest.py)")
-    group.addoption("--chrf-audit-tolerance", type=float, default=None, metavar="X",
-                    help="absolute tolerance on the 0..100 scale (default 1e-9)")
-    group.addoption("--chrf-audit-timeout", type=float, default=None, metavar="SECONDS",
-                    help="per-call timeout (default 5)")
-    group.addoption("--chrf-audit-cases", default=None, metavar="DIR",
-                    help="regression cases replayed first (default: chrf-audit's curated cases, when present)")
+    for o in options.on(options.PLUGIN):  # text: converted and checked by the table (_given)
+        group.addoption(o.plugin_flag, default=None, metavar=o.metavar, help=o.help)
+
+
+def _given(config) -> dict:
+    """The plugin options given on the command line, converted and checked by the option
+    table (UsageError naming the option).  A Hypothesis profile is only checked for shape
+    here: it may be registered by a test module, so it is looked up when an audit starts."""
+    out = {}
+    for o in options.on(options.PLUGIN):
+        text = config.getoption(o.plugin_flag)
+        if text is not None:
+            out[o.name] = o.parse(str(text), o.plugin_flag)
+    return out
 
 
 def pytest_configure(config):
@@ -58,6 +60,12 @@ def pytest_configure(config):
         "chrf_audit(impl, corpus_impl=None, accept=(), **claims): audit a chrF implementation "
         "(package.module:function) against the definition it claims; fail with the minimal repro",
     )
+    from .errors import UsageError
+
+    try:
+        _given(config)
+    except UsageError as exc:  # before any test runs, as the CLI refuses it before any audit
+        raise pytest.UsageError(f"chrf-audit: {exc}") from None
 
 
 def _default_cases():
@@ -73,28 +81,34 @@ class ChrfAudit:
     def __init__(self, config):
         self._config = config
 
-    def _opt(self, name, given, default):
-        if given is not None:
-            return given
-        value = self._config.getoption(f"--chrf-audit-{name}")
-        return default if value is None else value
+    def settings(self, **given) -> dict:
+        """The search options of one audit: the keywords given (checked by the option table as
+        the fixture's keywords), else the command line's, else the table's defaults."""
+        kw = options.validate({k: v for k, v in given.items() if v is not None},
+                              label=lambda o: f"chrf_audit keyword {o.name}")
+        line = _given(self._config)
+        return {o.name: kw.get(o.name, line.get(o.name, o.default)) for o in options.on(options.PLUGIN)}
 
     def run(self, impl=None, *, corpus_impl=None, external=None, max_examples=None, seed=None, tolerance=None,
             timeout=None, cases=None, hypothesis_profile=None, **claims):
+        from . import limits
         from .adapters import resolve
         from .hypothesis_profiles import resolve as resolve_profile
         from .runner import run_audit
 
-        profile = self._opt("hypothesis-profile", hypothesis_profile, None)
-        resolve_profile(profile)  # an unknown name fails before any adapter starts
+        limits.check_environment()
+        s = self.settings(max_examples=max_examples, seed=seed, tolerance=tolerance, timeout=timeout,
+                          cases=cases, hypothesis_profile=hypothesis_profile)
+        options.validate({k: v for k, v in claims.items() if k in options.CLAIMS},
+                         label=lambda o: f"chrf_audit keyword {o.name}")
+        resolve_profile(s["hypothesis_profile"])  # an unknown name fails before any adapter starts
         adapters = resolve(impl, corpus_impl=corpus_impl, external=external, overrides=claims or None,
-                           timeout=self._opt("timeout", timeout, 5.0))
+                           timeout=s["timeout"])
         try:
-            cases_dir = self._opt("cases", cases, None) or _default_cases()
-            return run_audit(adapters, seed=self._opt("seed", seed, 0),
-                             max_examples=self._opt("max-examples", max_examples, None),  # None: the profile's
-                             tolerance=self._opt("tolerance", tolerance, 1e-9), cases_dir=cases_dir,
-                             derandomize=True, hypothesis_profile=profile)
+            return run_audit(adapters, seed=s["seed"],
+                             max_examples=s["max_examples"],  # None: the profile's
+                             tolerance=s["tolerance"], cases_dir=s["cases"] or _default_cases(),
+                             derandomize=True, hypothesis_profile=s["hypothesis_profile"])
         finally:
             for a in adapters:
                 a.close()

@@ -7,6 +7,7 @@ where there is one), so the CLI prints one line and exits 2.
 from __future__ import annotations
 
 import os
+import stat
 from typing import Mapping, Sequence
 
 from .errors import UsageError
@@ -22,19 +23,48 @@ def _split_lines(data: bytes) -> list[bytes]:
     return [ln[:-1] if ln.endswith(b"\r") else ln for ln in lines]
 
 
+_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
 def read_bytes(path, kind: str) -> bytes:
     """A user-named file's bytes, or one ``UsageError`` line saying why not (``kind`` names
-    what the file should have been, e.g. "a text file", "a diff")."""
+    what the file should have been, e.g. "a text file", "a diff").
+
+    Only a regular file is read (a symbolic link to one is fine): a FIFO would block the read
+    for ever, ``/dev/zero`` would grow until MemoryError.  It is opened without blocking (a
+    FIFO opens without waiting for a writer) and refused by what ``fstat`` says; at most the
+    file-size limit (``audit.limits``, CHRF_AUDIT_MAX_FILE_BYTES) is read."""
+    from .limits import ENV, limit
+
     name = os.fspath(path)
     try:
-        with open(name, "rb") as fh:
-            return fh.read()
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise UsageError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise UsageError(f"{name}: is a directory, not {kind}") from None
     except OSError as exc:
         raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise UsageError(f"{name}: is a directory, not {kind}")
+        if not stat.S_ISREG(st.st_mode):
+            what = next((w for test, w in _KINDS if test(st.st_mode)), "not a regular file")
+            raise UsageError(f"{name}: is {what}, not {kind} (only regular files are read)")
+        most = int(limit("file_bytes"))
+        if st.st_size > most:
+            raise UsageError(f"{name}: {st.st_size} bytes, more than the limit of {most} ({ENV['file_bytes']})")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(most + 1)
+        if len(data) > most:  # it grew while being read
+            raise UsageError(f"{name}: more than the limit of {most} bytes ({ENV['file_bytes']})")
+        return data
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def read_text(path, kind: str) -> str:
@@ -57,6 +87,8 @@ def read_json(path, kind: str):
         return json.loads(text)
     except ValueError as exc:
         raise UsageError(f"{os.fspath(path)}: invalid JSON ({exc})") from None
+    except RecursionError:
+        raise UsageError(f"{os.fspath(path)}: invalid JSON (nested too deeply)") from None
 
 
 def read_segments(path: str | os.PathLike) -> list[str]:

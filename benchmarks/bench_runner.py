@@ -39,7 +39,7 @@ def probe(jobs: int) -> None:
     """Runs in a fresh interpreter whose ``audit`` is the tree under test: prints JSON."""
     t0 = time.monotonic()
     from audit.adapters import resolve
-    from audit.commands.run import DEFAULT_MAX_EXAMPLES
+    from audit.options import BUDGET as DEFAULT_MAX_EXAMPLES
     from audit.runner import run_audit
 
     adapters = resolve(None)

@@ -12,8 +12,12 @@ Profiles (no on-disk example database anywhere: saved cases live under cases/ on
 import atexit
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -29,3 +33,40 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 
 _profile = os.environ.get("CHRF_AUDIT_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 settings.load_profile(_profile)
+
+
+@pytest.fixture(scope="session")
+def fresh_stats_run(tmp_path_factory):
+    """The README's `chrf-audit stats` from an empty cache, run once per session: (cache,
+    reports dir, completed process).  It creates evaluatio's venv for real (about 10 s with
+    the configured package registries), which the tests of evaluatio's procedures then use."""
+    cache, out = tmp_path_factory.mktemp("empty-cache"), tmp_path_factory.mktemp("stats-reports")
+    env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "stats", "--reports-dir", str(out)],
+                          env=env, capture_output=True, text=True, timeout=1800, cwd=out)
+    return cache, out, proc
+
+
+@pytest.fixture(scope="session")
+def worsening_nltk_patch(tmp_path_factory):
+    """`chrf-audit validate-patch` of issue 19's patch that makes nltk worse
+    (``num_ngram_sizes = len(ngram_fscores) + 1``), run once: (completed process, its --json)."""
+    import difflib
+    import json
+
+    from audit.upstream._base import module_source
+
+    work = tmp_path_factory.mktemp("worse-patch")
+    _, _, text = module_source("nltk.translate.chrf_score")
+    worse = text.replace("num_ngram_sizes = len(ngram_fscores)\n", "num_ngram_sizes = len(ngram_fscores) + 1\n")
+    assert worse != text
+    (work / "worse.diff").write_text("".join(difflib.unified_diff(
+        text.splitlines(True), worse.splitlines(True), "a/nltk/translate/chrf_score.py",
+        "b/nltk/translate/chrf_score.py")), encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "validate-patch", "--impl", "nltk", "--patch", "worse.diff",
+                           "--max-examples", "20", "--cases", str(root / "cases"), "--json", "v.json"],
+                          cwd=work, env=dict(os.environ, PYTHONPATH=str(root), NO_COLOR="1"),
+                          capture_output=True, text=True, timeout=1800)
+    doc = json.loads((work / "v.json").read_text()) if (work / "v.json").is_file() else {"families": []}
+    return proc, doc

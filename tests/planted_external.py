@@ -35,6 +35,9 @@ for line in sys.stdin:
     if hyp == "garbage":
         print("this is not json", flush=True)
         continue
+    if hyp == "nested":  # one line of 200,000 nested arrays: RecursionError in a naive parser
+        print("[" * 200_000, flush=True)
+        continue
     if hyp == "error":
         print(json.dumps({"id": rid, "error": "boom"}), flush=True)
         continue

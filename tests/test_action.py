@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +14,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "action" / "run.sh"
-
-pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
-
 
 def _run(tmp_path: Path, config_text: str | None, **inputs) -> tuple[int, dict, str, str]:
     work = tmp_path / "repo"
@@ -78,6 +74,33 @@ def test_new_findings_fail_with_the_summary(tmp_path):
     assert outputs["exit-code"] == "1" and outputs["reports-dir"] == "out dir"
     assert "requested-order-divisor" in summary
     assert (tmp_path / "repo" / "out dir" / "nltk.md").is_file()
+
+
+def test_unbalanced_quote_in_args_fails_the_step(tmp_path):
+    """An args input shlex cannot split (issue 19, item 4): exit 2 with one line, no
+    traceback, and the check never runs without the user's arguments."""
+    code, outputs, summary, err = _run(tmp_path, CONFORMING, args="--seed '1")
+    assert code == 2 and outputs == {"exit-code": "2"}, (outputs, err)
+    assert "cannot split input args: No closing quotation" in err and "Traceback" not in err
+    assert summary == "" and not (tmp_path / "repo" / "chrf-audit-reports").exists()
+
+
+def test_a_reports_dir_with_a_newline_cannot_inject_step_outputs(tmp_path):
+    code, outputs, summary, err = _run(tmp_path, NLTK, reports_dir="out\nexit-code=0")
+    assert code == 2 and outputs == {"exit-code": "2"}, outputs
+    assert (tmp_path / "github_output").read_text() == "exit-code=2\n"
+    assert "input 'reports-dir' must be one line" in err
+
+
+def test_args_keep_words_with_spaces_and_newlines(tmp_path):
+    """Each shell word reaches chrf-audit whole: the name holds a space and a newline."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "mod.py").write_text("from reference_impl import sentence_score\n"
+                                              "def f(h, r):\n    return float(sentence_score(h, r).score)\n")
+    code, outputs, summary, err = _run(tmp_path, CONFORMING, args="--no-verify --name 'my\nchrf x' --impl mod:f")
+    assert code in (0, 1) and outputs["exit-code"] == str(code), err
+    doc = (tmp_path / "repo" / "chrf-audit-reports" / "audit.json").read_text()
+    assert '"implementation": "my\\nchrf x"' in doc
 
 
 @pytest.mark.parametrize("config, inputs, needle", [

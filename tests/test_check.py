@@ -102,6 +102,40 @@ def test_baseline_lifecycle(project, capsys):
     assert (project / "chrf-audit-baseline.json").read_text() == before
 
 
+def _junit(path):
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(path).getroot()
+    return root, [(c.get("name"), [e.tag for e in c]) for c in root.iter("testcase")]
+
+
+def test_junit_agrees_with_the_gate(project, capsys):
+    """Findings the baseline accepts are skipped in junit.xml, not failures (issue 19, item 6):
+    a passing gate writes failures="0"; a new finding is a failure; an expired entry fails
+    only with --strict, as the exit code does."""
+    assert main(["check", "--quiet", "--junit", "j.xml"]) == 1
+    root, cases = _junit(project / "j.xml")
+    assert root.get("failures") == "2" and [tags for _, tags in cases] == [["failure"], ["failure"]]
+    assert main(["check", "--quiet", "--update-baseline", "--today", "2030-01-02", "--junit", "j.xml"]) == 0
+    assert _junit(project / "j.xml")[0].get("failures") == "0"
+    doc = json.loads((project / "chrf-audit-baseline.json").read_text())
+    doc["accepted"][0].update(reason="upstream issue #1", expires="2030-06-30")
+    (project / "chrf-audit-baseline.json").write_text(json.dumps(doc))
+    assert main(["check", "--quiet", "--today", "2030-01-03", "--junit", "j.xml", "--reports-dir", "r"]) == 0
+    for path in (project / "j.xml", project / "r" / "junit.xml"):
+        root, cases = _junit(path)
+        assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("2", "0", "2")
+        assert [tags for _, tags in cases] == [["skipped"], ["skipped"]]
+        assert "accepted in the baseline (upstream issue #1)" in root.find(".//skipped").get("message")
+        suite = root.find("testsuite")
+        assert (suite.get("failures"), suite.get("skipped")) == ("0", "2")
+    assert main(["check", "--quiet", "--today", "2030-07-01", "--junit", "j.xml"]) == 0
+    assert _junit(project / "j.xml")[0].get("failures") == "0"
+    assert main(["check", "--quiet", "--today", "2030-07-01", "--strict", "--junit", "j.xml"]) == 1
+    assert _junit(project / "j.xml")[0].get("failures") == "2"
+    capsys.readouterr()
+
+
 def test_flags_override_the_configuration(project, capsys, monkeypatch):
     # --impl replaces the configured implementations; the verdict reaches the job summary
     summary = project / "summary.md"
@@ -117,7 +151,7 @@ def test_flags_override_the_configuration(project, capsys, monkeypatch):
 @pytest.mark.parametrize("extra, message", [
     ("max_examples = 5", "unknown key 'max_examples' (did you mean 'max-examples'?)"),
     ('seed = "zero"', "seed must be an integer, got a string ('zero')"),
-    ("tolerance = -1.0", "tolerance must be >= 0"),
+    ("tolerance = -1.0", "tolerance must be between 0 and 100"),
     ("strict = 1", "strict must be true or false"),
     ("hypothesis-profile = 3", "hypothesis-profile must be a non-empty string, got an integer (3)"),
 ])
@@ -130,7 +164,7 @@ def test_invalid_configuration_is_one_line_exit_2(project, capsys, extra, messag
 
 @pytest.mark.parametrize("entry, message", [
     ('bta = 2', "unknown key 'bta' (did you mean 'beta'?)"),
-    ('scale = 10', "invalid claim: scale must be 1 or 100"),
+    ('scale = 10', "scale must be 1 or 100"),
     ('beta = "two"', "beta must be a number"),
 ])
 def test_invalid_implementation_entry(project, capsys, entry, message):

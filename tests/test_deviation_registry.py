@@ -180,7 +180,6 @@ def test_new_families_have_a_sweep(family):
     from audit import upstream
     from audit.enrich.scoring import AdapterScorer
 
-    pytest.importorskip("sacrebleu")
     kind = deviations.sweep_of(family)
     assert kind is not None
     with AdapterScorer() as scorer:  # sacreBLEU through its isolated adapter

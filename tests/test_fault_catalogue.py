@@ -29,8 +29,8 @@ def _rows() -> dict:
 
 
 class Ctx:
-    def __init__(self, tmp_path, monkeypatch, capsys):
-        self.tmp, self.mp, self.capsys = tmp_path, monkeypatch, capsys
+    def __init__(self, tmp_path, monkeypatch, capsys, request=None):
+        self.tmp, self.mp, self.capsys, self.request = tmp_path, monkeypatch, capsys, request
         monkeypatch.chdir(tmp_path)
         monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
         (tmp_path / "cases").mkdir()
@@ -108,6 +108,217 @@ def _signal(ctx, sig):
         proc.kill()
 
 
+def _lone_surrogate_outputs(ctx):
+    """Every output of a run whose finding's repro holds a lone surrogate is written, and gives
+    the repro back exactly."""
+    out = ctx.tmp / "out"
+    ctx.mp.chdir(HERE)  # planted_search is importable from here
+    code, text = ctx.cli("run", "--impl", "planted_search.lone_surrogate:sentence", "--quiet", "--max-examples", "30",
+                         "--cases", str(ctx.tmp / "cases"), "--save-cases", "--json", str(out / "a.json"),
+                         "--reports-dir", str(out / "r"))
+    ctx.mp.chdir(ctx.tmp)
+    [finding] = json.loads((out / "a.json").read_text(encoding="ascii"))["findings"]
+    saved = [json.loads(p.read_text(encoding="ascii")) for p in (ctx.tmp / "cases").glob("*.json")]
+    lone = any("\ud800" <= c <= "\udfff" for c in json.dumps(finding["repro"], ensure_ascii=False))
+    same = saved and saved[0]["inputs"] == finding["repro"] and (out / "r" / "audit.json").is_file()
+    return (code if lone and same else "not written"), text + finding["minimal"]["detail"]
+
+
+def _planted_manifest(ctx):
+    """A run deletes only files it can prove it wrote (audit.report_set)."""
+    import hashlib
+
+    victims = {"notes.txt": "n\n", "mod.py": "def f(h, r):\n    return 100.0 if h in r else 0.0\n",
+               "chrf-audit-baseline.json": "{}\n"}
+    for rel, text in victims.items():
+        (ctx.tmp / rel).write_text(text)
+    (ctx.tmp / ".chrf-audit-manifest.json").write_text(json.dumps({
+        "files": sorted(victims), "owners": {rel: "mod:f" for rel in victims},
+        "sha256": {rel: hashlib.sha256(text.encode()).hexdigest() for rel, text in victims.items()}}))
+    code, out = ctx.cli("run", "--impl", "mod:f", "--quiet", "--max-examples", "5", "--cases", "cases",
+                        "--reports-dir", ".", "--no-verify")
+    kept = [rel for rel, text in victims.items() if (ctx.tmp / rel).is_file() and (ctx.tmp / rel).read_text() == text]
+    return ("kept" if kept == list(victims) and code in ("exit 0", "exit 1") else "deleted"), ", ".join(kept)
+
+
+def _three_runs(ctx):
+    for name in "abc":
+        (ctx.tmp / f"{name}.py").write_text("def f(h, r):\n    return 0.0\n")
+        code, out = ctx.cli("run", "--impl", f"{name}:f", "--name", name, "--quiet", "--max-examples", "5",
+                            "--cases", "cases", "--reports-dir", "r", "--no-verify")
+    reports = sorted(p.name for p in (ctx.tmp / "r").glob("*.md"))
+    listed = [i["implementation"] for i in json.loads((ctx.tmp / "r" / "audit.json").read_text())["implementations"]]
+    return ("kept" if reports == ["a.md", "b.md", "c.md"] and sorted(listed) == ["a", "b", "c"] else "lost"), \
+        ", ".join(reports)
+
+
+def _action(ctx, **inputs):
+    """action/run.sh as the Action runs it; the outcome is its exit code, and the step output
+    must say the same (no line of the input's making)."""
+    (ctx.tmp / "pyproject.toml").write_text('[tool.chrf-audit]\nmax-examples = 5\n'
+                                            '[[tool.chrf-audit.implementations]]\nimpl = "sacrebleu-chrf"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHRF_AUDIT_", "GITHUB_"))}
+    env.update(GITHUB_OUTPUT=str(ctx.tmp / "out"), CHRF_AUDIT_PYTHON=sys.executable, CHRF_AUDIT_INSTALL="",
+               PYTHONPATH=str(ROOT), **{f"CHRF_AUDIT_{k.upper()}": v for k, v in inputs.items()})
+    proc = subprocess.run(["bash", str(ROOT / "action" / "run.sh")], cwd=ctx.tmp, env=env, capture_output=True,
+                          text=True, timeout=600)
+    said = (ctx.tmp / "out").read_text() if (ctx.tmp / "out").exists() else ""
+    code = f"exit {proc.returncode}" if said == f"exit-code={proc.returncode}\n" else f"step output {said!r}"
+    return code, proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+
+
+def _diff_worsens(ctx):
+    proc, doc = ctx.request.getfixturevalue("worsening_nltk_patch")  # shared with test_validate_patch
+    fixed = [f["family"] for f in doc["families"] if f["status"] == "fixed"]
+    macro = next((f for f in doc["families"] if f["family"] == "corpus-macro-average"), {})
+    return (f"exit {proc.returncode}" if not fixed else f"fixed: {fixed}"), macro.get("note", "") + proc.stderr
+
+
+def _baseline_junit(ctx):
+    ctx.project()
+    args = ("check", "--quiet", "--impl", "plantedpkg:requested_order_divisor.sentence", "--corpus-impl",
+            "plantedpkg:requested_order_divisor.corpus", "--max-examples", "5", "--cases", "cases")
+    ctx.cli(*args, "--update-baseline")
+    code, out = ctx.cli(*args, "--junit", "j.xml")
+    head = (ctx.tmp / "j.xml").read_text().splitlines()[1]
+    return code, out + head
+
+
+def _plugin(ctx, option):
+    """pytest with the plugin's option: the session stops before any test, one line."""
+    (ctx.tmp / "test_x.py").write_text("def test_x(chrf_audit):\n    raise AssertionError('ran')\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", option, "test_x.py"],
+                          cwd=ctx.tmp, capture_output=True, text=True, timeout=300)
+    ran = "ran" in proc.stdout or "Traceback" in proc.stdout + proc.stderr
+    return (f"exit {proc.returncode}" if not ran else "ran"), proc.stderr
+
+
+def _daemons(ctx, act) -> tuple:
+    """``act(ctx)`` runs an implementation that daemonizes (tests/planted_daemon.py); then no
+    daemon it started may be alive."""
+    pids = ctx.tmp / "daemon-pids"
+    ctx.mp.setenv("CHRF_DAEMON_PIDS", str(pids))
+    act(ctx)
+    _until(lambda: pids.is_file())
+    found = [int(x) for x in pids.read_text().split()] if pids.is_file() else []
+    gone = bool(found) and _until(lambda: not [p for p in found if _alive(p)], 30)
+    return ("no survivor" if gone else "survivor"), "daemons gone" if gone else f"{found} alive"
+
+
+def _daemon_run(ctx):
+    ctx.mp.chdir(HERE)
+    ctx.cli("run", "--impl", "planted_daemon:sentence", "--quiet", "--max-examples", "3", "--cases",
+            str(ctx.tmp / "cases"), "--jobs", "1")
+
+
+def _daemon_restart(ctx):
+    ctx.mp.chdir(HERE)
+    [a] = resolve("planted_daemon:sentence", timeout=10.0)
+    with a:
+        a.sentence_scores([("ab", ["ab"])])
+        _until(lambda: (ctx.tmp / "daemon-pids").is_file())
+        a._host.restart()
+
+
+def _daemon_external(ctx):
+    ctx.mp.setenv("PYTHONPATH", str(HERE))
+    [a] = resolve(external=f"{sys.executable} {HERE / 'planted_daemon_external.py'}", timeout=10.0)
+    with a:
+        a.sentence_scores([("a", ["a"]), ("bb", ["a"])])
+
+
+def _daemon_stats(ctx):
+    from audit.stats import callables
+
+    ctx.mp.chdir(ROOT)
+    proc = callables.make("tests.planted_daemon:paired", "paired", timeout=30)
+    try:
+        proc.paired(["a b"], ["a c"], [["a b"]], resamples=20, seed=1)
+    finally:
+        proc.close()
+
+
+def _escape_bell(ctx):
+    (ctx.tmp / "prog.py").write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    req = json.loads(line)\n"
+        "    print(json.dumps({'id': req['id'], 'error': '\\x1b]0;owned\\x07'}), flush=True)\n")
+    code, out = ctx.cli("run", "--external", f"{sys.executable} prog.py", "--name", "prog", "--quiet",
+                        "--max-examples", "3", "--cases", "cases", "--reports-dir", "r")
+    md = (ctx.tmp / "r" / "prog.md").read_text()
+    return (code if "\x1b" not in md and "\x07" not in md else "raw ESC/BEL"), md
+
+
+def _lock_wait(ctx):
+    import fcntl
+    import threading
+
+    (ctx.tmp / "r").mkdir()
+    (ctx.tmp / "mod.py").write_text("def f(h, r):\n    return 0.0\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    fd = os.open(ctx.tmp / "r", os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "audit.cli", "run", "--impl", "mod:f", "--quiet",
+                                 "--max-examples", "3", "--cases", "cases", "--reports-dir", "r", "--no-verify"],
+                                cwd=ctx.tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        lines: list = []
+        threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True).start()
+        _until(lambda: lines, 120)
+    finally:
+        os.close(fd)
+    return f"exit {proc.wait(300)}", "".join(lines)
+
+
+def _kill_tmp(ctx):
+    tmp = ctx.tmp / "tmp"
+    tmp.mkdir()
+    (ctx.tmp / "hang.py").write_text("import time\ndef f(h, r):\n    time.sleep(300)\n    return 0.0\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp))
+    argv = [sys.executable, "-m", "audit.cli", "run", "--impl", "hang:f", "--quiet", "--cases", "cases", "--timeout", "120"]
+    proc = subprocess.Popen(argv, cwd=ctx.tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _until(lambda: list(tmp.glob("chrf-audit-hypothesis-*")))
+        left = set(tmp.glob("chrf-audit-hypothesis-*"))
+        proc.kill()
+        proc.wait(60)
+    finally:
+        proc.kill()
+    subprocess.run([sys.executable, "-m", "audit.cli", "run", "--impl", NEVER], cwd=ctx.tmp, env=env,
+                   capture_output=True, timeout=120)
+    gone = bool(left) and not (left & set(tmp.glob("chrf-audit-hypothesis-*")))
+    return ("no survivor" if gone else "survivor"), ("the killed run's Hypothesis directory removed" if gone
+                                                     else f"{left} left")
+
+
+def _torch_missing(ctx):
+    fake = ctx.tmp / "fake" / "torch"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n")
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "run", "--impl", "torchmetrics", "--quiet"],
+                          cwd=ctx.tmp, env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ctx.tmp / "fake"), str(ROOT)])),
+                          capture_output=True, text=True, timeout=300)
+    return f"exit {proc.returncode}", proc.stderr
+
+
+def _stats_empty_cache(ctx):
+    _, _, proc = ctx.request.getfixturevalue("fresh_stats_run")  # shared with test_evaluatio_env
+    return f"exit {proc.returncode}", proc.stdout + proc.stderr
+
+
+def _stats_venv_fails(ctx):
+    half = ctx.tmp / "cache" / "stats" / "evaluatio-0.5.2"
+    half.mkdir(parents=True)
+    (ctx.tmp / "wheels").mkdir()
+    for k, v in (("CHRF_AUDIT_CACHE", ctx.tmp / "cache"), ("PIP_NO_INDEX", "1"), ("PIP_FIND_LINKS", ctx.tmp / "wheels")):
+        ctx.mp.setenv(k, str(v))
+    code, out = ctx.cli("stats", "--evaluatio", "--quiet")
+    out = "\n".join(ln for ln in out.splitlines() if not ln.startswith("chrf-audit: creating"))  # progress
+    return (code if not half.exists() else "half-made venv left"), out
+
+
 def _baseline_other(ctx):
     text = json.dumps({"schema_version": 1, "accepted": [
         {"implementation": "nltk", "family": "f-score-averaged", "reason": "hand-written"}]}, indent=1)
@@ -142,10 +353,15 @@ CASES = {
     "impl-fd-pickle": lambda c: c.call("planted_hostile:sentence", "pickle", timeout=5.0),
     "impl-fd-shape": lambda c: c.call("planted_hostile:sentence", "wrongshape", timeout=5.0),
     "impl-fork": _fork,
+    "impl-daemon": lambda c: _daemons(c, _daemon_run),
+    "impl-daemon-restart": lambda c: _daemons(c, _daemon_restart),
+    "ext-daemon": lambda c: _daemons(c, _daemon_external),
+    "stats-daemon": lambda c: _daemons(c, _daemon_stats),
     "import-exit": lambda c: ((c.tmp / "suicidal.py").write_text("import os\nos._exit(9)\n"),
                               c.cli("run", "--impl", "suicidal:f", "--quiet"))[1],
     "import-sleep": lambda c: ((c.tmp / "sleepy.py").write_text("import time\ntime.sleep(1000)\n"),
                                c.cli("run", "--impl", "sleepy:f", "--quiet", "--timeout", "1"))[1],
+    "impl-torch-missing": _torch_missing,
     "impl-missing": lambda c: c.cli("run", "--impl", NEVER, "--quiet"),
     "ext-garbage": lambda c: c.external("garbage"),
     "ext-flood": lambda c: c.external("flood"),
@@ -154,11 +370,13 @@ CASES = {
     "ext-half-line": lambda c: c.external("half"),
     "ext-close-stdout": lambda c: c.external("close-stdout"),
     "ext-exit-fork": lambda c: c.external("exit-fork"),
+    "ext-nested": lambda c: c.external("nested"),
     "ext-out-of-order": lambda c: c.external("b", program="planted_external_ooo.py"),
     "ext-hello-types": lambda c: c.hello({"supports": [1]}),
     "ext-hello-sources": lambda c: c.hello({"sources": [1]}),
     "ext-hello-nothing": lambda c: c.hello({"supports": {"sentence": False, "corpus": False}}),
     "ext-hello-order": lambda c: c.hello({"claims": {"char_order": 100000}}),
+    "ext-start-crash": lambda c: c.cli("run", "--external", f"node {c.tmp / 'missing.js'}", "--quiet", "--cases", "cases"),
     "ext-missing": lambda c: c.cli("run", "--external", "no-such-program-xyz", "--quiet"),
     "flag-timeout-inf": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "inf"),
     "flag-timeout-huge": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "1e10"),
@@ -167,6 +385,13 @@ CASES = {
     "flag-tolerance-inf": lambda c: c.cli("run", "--impl", NEVER, "--tolerance", "inf"),
     "flag-cases-missing": lambda c: c.cli("run", "--impl", NEVER, "--cases", "nowhere"),
     "flag-cases-file": lambda c: c.cli("run", "--impl", NEVER, "--cases", "afile"),
+    "plugin-timeout-inf": lambda c: _plugin(c, "--chrf-audit-timeout=inf"),
+    "plugin-max-examples": lambda c: _plugin(c, "--chrf-audit-max-examples=-5"),
+    "plugin-tolerance-nan": lambda c: _plugin(c, "--chrf-audit-tolerance=nan"),
+    "plugin-cases-missing": lambda c: _plugin(c, "--chrf-audit-cases=/nonexistent"),
+    "env-timeout-huge": lambda c: (c.mp.setenv("CHRF_AUDIT_MAX_TIMEOUT", "1e10"),
+                                   c.cli("run", "--impl", NEVER, "--timeout", "1e10"))[1],
+    "env-char-order": lambda c: (c.mp.setenv("CHRF_AUDIT_MAX_CHAR_ORDER", "abc"), c.cli("run", "--impl", NEVER))[1],
     "config-unknown-key": lambda c: ((c.tmp / "pyproject.toml").write_text("[tool.chrf-audit]\ncolour = 1\n"),
                                      c.cli("check"))[1],
     "config-timeout": lambda c: ((c.tmp / "pyproject.toml").write_text(
@@ -177,6 +402,15 @@ CASES = {
     "file-lengths": lambda c: _segments(c, {"ref.txt": b"a\n", "sys.txt": b"a\nb\n"}),
     "file-long-line": lambda c: (c.mp.setenv("CHRF_AUDIT_MAX_LINE_LENGTH", "100"),
                                  _segments(c, {"ref.txt": b"a" * 101 + b"\n", "sys.txt": b"a\n"}))[1],
+    "file-fifo": lambda c: ((c.tmp / "ref.txt").write_text("a\n"), os.mkfifo(c.tmp / "sys.txt"),
+                            c.cli("impact", "sys.txt", "--ref", "ref.txt", "--resamples", "10"))[-1],
+    "file-dev-zero": lambda c: ((c.tmp / "cases" / "zero.json").symlink_to("/dev/zero"),
+                                (c.tmp / "mod.py").write_text("def f(h, r):\n    return 0.0\n"),
+                                c.cli("run", "--impl", "mod:f", "--quiet", "--cases", "cases", "--max-examples", "1"))[-1],
+    "file-too-large": lambda c: (c.mp.setenv("CHRF_AUDIT_MAX_FILE_BYTES", "10"),
+                                 _segments(c, {"ref.txt": b"a\n" * 6, "sys.txt": b"a\n"}))[1],
+    "file-nested-json": lambda c: ((c.tmp / "b.json").write_text("[" * 200_000),
+                                   c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "impact-no-corpus": lambda c: ((c.tmp / "mod.py").write_text("def f(h, r):\n    return 1.0\n"),
                                    _segments(c, {"ref.txt": b"a\n", "sys.txt": b"a\n"}, "--impl", "mod:f"))[1],
     "out-json-dir": lambda c: c.cli("run", "--impl", NEVER, "--json", "adir"),
@@ -186,11 +420,22 @@ CASES = {
     "out-github-summary": lambda c: (c.mp.setenv("GITHUB_STEP_SUMMARY", "/nonexistent/x"),
                                      c.cli("run", "--impl", NEVER))[1],
     "out-validate-json-dir": lambda c: c.cli("validate-patch", "--impl", NEVER, "--patch", "afile", "--json", "adir"),
+    "out-lone-surrogate": _lone_surrogate_outputs,
+    "out-escape-bell": _escape_bell,
+    "out-lock-wait": _lock_wait,
+    "out-name-too-long": lambda c: ((c.tmp / "mod.py").write_text("def f(h, r):\n    return 0.0\n"),
+                                    c.cli("run", "--impl", "mod:f", "--name", "n" * 300, "--quiet", "--cases", "cases",
+                                          "--reports-dir", "r"))[-1],
+    "out-planted-manifest": _planted_manifest,
+    "out-three-runs": _three_runs,
+    "action-unbalanced-quote": lambda c: _action(c, args="--seed '1"),
+    "action-newline-output": lambda c: _action(c, reports_dir="out\nexit-code=0"),
     "baseline-json": lambda c: ((c.tmp / "b.json").write_text("{nope"), c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "baseline-fingerprint": lambda c: ((c.tmp / "b.json").write_text(json.dumps({"accepted": [
         {"implementation": "a", "family": "b", "fingerprint": "0000"}]})),
         c.cli("check", "--impl", NEVER, "--baseline", "b.json"))[1],
     "baseline-other-impl": _baseline_other,
+    "baseline-junit": _baseline_junit,
     "diff-malformed": lambda c: c.diff("just text\n"),
     "diff-not-applying": lambda c: c.diff("--- a/plantedpkg/catalogue.py\n"
                                           "+++ b/plantedpkg/catalogue.py\n@@ -1 +1 @@\n-nope\n+x\n"),
@@ -200,8 +445,12 @@ CASES = {
                                  + (ROOT / "reference_impl" / "api.py").read_text().splitlines()[0] + "\n+x\n"),
     "diff-foreign": lambda c: ((c.tmp / "evil").mkdir(), (c.tmp / "evil" / "v.py").write_text("x\n"),
                                c.diff(f"--- {c.tmp}/evil/v.py\n+++ {c.tmp}/evil/v.py\n@@ -1 +1 @@\n-x\n+y\n"))[-1],
+    "stats-empty-cache": _stats_empty_cache,
+    "stats-venv-fails": _stats_venv_fails,
+    "diff-worsens": _diff_worsens,
     "signal-term": lambda c: _signal(c, signal.SIGTERM),
     "signal-int": lambda c: _signal(c, signal.SIGINT),
+    "signal-kill-tmp": _kill_tmp,
 }
 
 
@@ -210,9 +459,9 @@ def test_every_documented_fault_has_a_case_and_back():
 
 
 @pytest.mark.parametrize("fault", sorted(CASES))
-def test_fault(fault, tmp_path, monkeypatch, capsys):
+def test_fault(fault, tmp_path, monkeypatch, capsys, request):
     outcome, detail = _rows()[fault]
-    got, text = CASES[fault](Ctx(tmp_path, monkeypatch, capsys))
+    got, text = CASES[fault](Ctx(tmp_path, monkeypatch, capsys, request))
     assert got == outcome, (fault, got, text)
     assert detail in text, (fault, text)
     if got.startswith("exit 2"):

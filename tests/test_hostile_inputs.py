@@ -54,13 +54,13 @@ def test_validate_patch_and_check_share_the_limits(here, capsys):
     assert "--cases nowhere: no such directory" in _err(capsys, ["check", "--impl", NEVER, "--cases", "nowhere"])
     (here / "pyproject.toml").write_text('[tool.chrf-audit]\ntimeout = 1e10\n[[tool.chrf-audit.implementations]]\n'
                                         f'impl = "{NEVER}"\n')
-    assert "--timeout must be > 0 and <= 3600" in _err(capsys, ["check"])
+    assert "[tool.chrf-audit]: timeout must be > 0 and <= 3600" in _err(capsys, ["check"])
     (here / "pyproject.toml").write_text(f'[tool.chrf-audit]\n[[tool.chrf-audit.implementations]]\nimpl = "{NEVER}"\n'
                                         'char-order = 100000\n')
     assert "char-order must be <= 50" in _err(capsys, ["check"])
     (here / "pyproject.toml").write_text('[tool.chrf-audit]\ncases = "missing"\n')
     err = _err(capsys, ["check"])
-    assert "--cases" in err and "missing: no such directory" in err
+    assert "[tool.chrf-audit]: cases" in err and "missing: no such directory" in err
 
 
 def test_save_cases_may_name_a_directory_to_create(here):

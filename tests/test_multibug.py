@@ -17,7 +17,7 @@ from multiprocessing import get_context
 import pytest
 
 import tests.planted_multibug as planted
-from audit.commands.run import DEFAULT_MAX_EXAMPLES
+from audit.options import BUDGET as DEFAULT_MAX_EXAMPLES
 
 MODULES = planted.modules()
 

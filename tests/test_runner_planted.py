@@ -317,7 +317,6 @@ def test_same_seed_same_findings_planted(pool):
 
 
 def test_same_seed_same_findings_nltk(pool):
-    pytest.importorskip("nltk")
     first, second = pool.result(("nltk", 1)), pool.result(("nltk", 2))
     assert first == second
     assert "requested-order-divisor" in {fam for _, fam, *_ in first}

@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
 
 from audit.adapters import resolve  # noqa: E402
 from audit.checker import Checker  # noqa: E402
-from audit.commands.run import DEFAULT_MAX_EXAMPLES  # noqa: E402
+from audit.options import BUDGET as DEFAULT_MAX_EXAMPLES  # noqa: E402
 from audit.runner import run_audit  # noqa: E402
 
 

@@ -39,7 +39,6 @@ def _families(found):
 
 def test_binomial_and_ks_helpers_are_exact():
     assert T.binom_cdf(2, 10, 0.5) == pytest.approx(56 / 1024, abs=1e-15)
-    assert T.binom_two_sided(0, 10, 0.5) == pytest.approx(2 / 1024, abs=1e-15)
     lo, hi = T.binom_interval(200, 0.05)
     assert T.binom_cdf(lo - 1, 200, 0.05) <= 5e-4 < T.binom_cdf(lo, 200, 0.05)
     assert 1 - T.binom_cdf(hi, 200, 0.05) <= 5e-4 < 1 - T.binom_cdf(hi - 1, 200, 0.05)
@@ -67,10 +66,17 @@ def test_sacrebleu_interval_model_equals_its_estimate_ci():
     ("ci_ignores_alpha", "calibration", "coverage at alpha=0.3"),
 ])
 def test_planted_interval_bug_is_found_and_named(name, family, check):
-    found = _found(callables.make(f"tests.planted_stats:{name}", "ci"))
+    # a 95% interval asked for 70%: covers ~93%, far above 76%, but 40 corpora are too few to
+    # say so at level 1e-3
+    settings = Settings(trials=150) if name == "ci_ignores_alpha" else FAST
+    found = _found(callables.make(f"tests.planted_stats:{name}", "ci"), settings)
     assert (family, check) in found
-    if name in ("ci_float32", "ci_float32_bounds", "ci_ignores_alpha"):
-        assert _families(found) == {family}          # nothing else is blamed
+    # nothing else is blamed: a float32 interval also excludes its estimate on one segment
+    # (the gap is float32 rounding); an ignored alpha is not the claimed construction
+    also = {"ci_float32": {"ci-contains-estimate"}, "ci_float32_bounds": {"ci-contains-estimate"},
+            "ci_ignores_alpha": {"construction"}}
+    if name in also:
+        assert _families(found) == {family} | also[name]
 
 
 @pytest.mark.parametrize("name, family, check", [
@@ -156,14 +162,16 @@ def test_external_stats_program_planted_bugs():
         ci, paired = sorted(procs, key=lambda p: p.kind)
         assert ci.claims.accepts == {"resamples", "alpha", "seed"}
         found = _found(ci)
-        # its crude stand-in score is not chrF: the interval matches neither float64 model
-        assert ("low-precision", "Monte Carlo agreement") in found
+        # its crude stand-in score is not chrF: the interval matches neither float64 model,
+        # a construction error (not low-precision: no float64 replay removes it)
+        assert ("construction", "interval over summed statistics") in found
+        assert "low-precision" not in _families(found)
         assert ("ci-point-estimate", "point estimate") in found
         assert ("calibration", "coverage at alpha=0.05") in found
         edges = {r.check: r for r in check_edges(paired, FAST)}
         crash = edges["identical systems"]
         assert crash.is_finding and crash.outcome == "crash" and "exit status 3" in crash.summary
-        assert not edges["one segment"].is_finding   # the program was restarted after the crash
+        assert "one segment" not in edges            # answered: the program was restarted after the crash
     finally:
         for p in procs:
             p.close()
@@ -203,22 +211,47 @@ def test_null_p_value_chart_against_uniform():
     assert report.build(run)["implementations"][0]["null_p_values"].__len__() == 20
 
 
-def test_evaluatio_documented_layout_drops_segments():
+def test_evaluatio_documented_layout_drops_segments(fresh_stats_run, monkeypatch):
     """evaluatio's chrf_permutation_test docstring says each element of references is one
-    reference set; laid out that way, its zip keeps only the first segment (p = 1)."""
+    reference set; laid out that way, its zip keeps only the first segment (p = 1).  (The
+    venv is the one the README's `chrf-audit stats` created from an empty cache.)"""
     from audit.stats import evaluatio_env
-    py = evaluatio_env.cache_dir() / f"evaluatio-{evaluatio_env.EVALUATIO_VERSION}"
-    if not (py / ".chrf-audit-ready").exists():
-        pytest.skip("evaluatio venv not created (chrf-audit stats --evaluatio creates it)")
+    monkeypatch.setenv("CHRF_AUDIT_CACHE", str(fresh_stats_run[0]))
+    from audit.stats.checks import Session
     from audit.stats.checks_paired import pairing
     procs = external.start(evaluatio_env.command(), ChrfParams.make(), timeout=120)
     try:
         perm = next(p for p in procs if p.kind == "paired")
         assert perm.environment["numpy"].startswith("2.0")
-        res = {r.check: r for r in pairing(perm, FAST)}
+        sess = Session(perm, FAST)
+        res = {r.check: r for r in pairing(sess)()}
+        sess.close()
         assert res["paired segments"].status == "pass"
         layout = res["documented argument layout"]
         assert layout.is_finding and layout.actual["p_value"] == 1.0
+    finally:
+        for p in procs:
+            p.close()
+
+
+def test_evaluatio_runs_the_side_effect_probe_in_its_own_process():
+    """The evaluatio server calls evaluatio in-process on lists and numpy arrays and says what
+    changed (nothing: both pass); its interval refuses numpy arrays (sacreBLEU underneath)."""
+    from audit.stats import evaluatio_env
+    from audit.stats.checks import Session
+    from audit.stats.checks_edge import side_effect_probe
+    procs = external.start(evaluatio_env.command(), ChrfParams.make(), timeout=120)
+    try:
+        for proc in procs:
+            assert proc.can_probe
+            sess = Session(proc, FAST)
+            res = {r.check: r for r in side_effect_probe(sess)()}
+            sess.close()
+            assert {k: r.status for k, r in res.items()} == {"Python lists": "pass", "numpy arrays": "pass"}
+            lists = next(a for a in sess.answers if a.site == "side-effect probe (lists)")
+            assert lists.values is not None
+            numpy = next(a for a in sess.answers if a.site == "side-effect probe (numpy)")
+            assert (numpy.out.kind == "exception") == (proc.kind == "ci")
     finally:
         for p in procs:
             p.close()
@@ -237,9 +270,7 @@ def test_calibration_repro_script_imports_only_sacrebleu_and_shows_the_bug():
 def test_committed_stats_report_is_true_of_installed_sacrebleu():
     """reports/stats/stats.json: core fields on every finding, and its sacreBLEU interval crash
     still reproduces with the installed sacreBLEU from the JSON repro alone."""
-    path = ROOT / "reports" / "stats" / "stats.json"
-    if not path.is_file():
-        pytest.skip("reports/stats not generated")
+    path = ROOT / "reports" / "stats" / "stats.json"  # committed (reports/README.md)
     doc = json.loads(path.read_text())
     assert doc["kind"] == "stats" and doc["findings"]
     for f in doc["findings"]:

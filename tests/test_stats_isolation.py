@@ -16,14 +16,21 @@ from audit.errors import UsageError
 from audit.stats import callables
 from audit.stats.checks import Settings
 from audit.stats.checks_edge import check_edges
-from tests.fixtures.procs import alive, until, with_command
+from tests.fixtures.procs import until, with_command
 
 FAST = Settings(trials=40)
 HOSTILE = "tests.planted_stats_hostile"
 
 
+def _ours(fragment: str) -> set[int]:
+    """Live processes of this checkout with ``fragment`` on their command line (the worker's
+    argv names its import directory or interpreter here; other checkouts on the machine may
+    run the same tests at the same time)."""
+    return set(with_command(fragment)) & set(with_command(str(Path(__file__).resolve().parents[1])))
+
+
 def _gone(fragment: str, wait: float = 10.0) -> bool:
-    return until(lambda: not with_command(fragment), wait)
+    return until(lambda: not _ours(fragment), wait)
 
 
 @pytest.mark.parametrize("name, outcome, detail", [
@@ -67,7 +74,7 @@ def test_garbage_object_and_nan_bounds_are_invalid_outcomes():
     finally:
         proc.close()
     assert res["one segment"].outcome == "invalid" and "not a finite number" in res["one segment"].summary
-    assert res["empty segments"].status == "pass"
+    assert "empty segments" not in res        # answered with valid values: no robustness finding there
 
 
 def test_forked_children_and_relative_writes_do_not_outlive_the_worker(tmp_path, monkeypatch):
@@ -83,9 +90,9 @@ def test_forked_children_and_relative_writes_do_not_outlive_the_worker(tmp_path,
     finally:
         proc.close()
     pids = [int(x) for x in pid_file.read_text().split()]
+    # the forked children keep the worker's command line: none of them is left.  (Not
+    # alive(pid): with pid_max 32768 on a busy machine a pid can be reused by another program.)
     assert pids and _gone(f"{HOSTILE}:paired_forks")
-    for pid in pids:
-        assert not alive(pid)
     assert not workdir.exists()
     assert not (Path.cwd() / "relative-write.txt").exists()
 

@@ -46,7 +46,9 @@ def _planted_sacrebleu(tmp_path: Path, tail: str = "", init_tail: str = "") -> P
 
 def _workers() -> list[int]:
     """Live (non-zombie) processes hosting audit.stats.sacrebleu_calls."""
-    return with_command("audit.stats.sacrebleu_calls")
+    # of this checkout (its root is the workers' import directory): other checkouts on the
+    # machine may run the same tests at the same time
+    return sorted(set(with_command("audit.stats.sacrebleu_calls")) & set(with_command(str(ROOT))))
 
 
 CHILD = r"""

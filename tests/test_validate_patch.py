@@ -126,3 +126,47 @@ def test_usage_errors(project, capsys, args, message):
     assert main(["validate-patch", "--max-examples", "5", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
+
+
+# -- what "fixed" means (issue 19, item 5) ------------------------------------------------
+
+def _before(family="corpus-macro-average", expected=100.0, actual=8.333333333333334):
+    return {"implementation": "nltk", "family": family, "level": "corpus", "expected": expected, "actual": actual}
+
+
+@pytest.mark.parametrize("replay, known, status", [
+    # the repro now scores what the reference says
+    ({"key": None, "actual": 100.0, "outcome": "value"}, set(), "fixed"),
+    # nltk's real macro-average fix: what is left is the divisor bug nltk had before, nearer 100
+    ({"key": ["requested-order-divisor"], "actual": 16.666666666666668, "outcome": "value"},
+     {"requested-order-divisor"}, "fixed"),
+    # `num_ngram_sizes = len(ngram_fscores) + 1`: another wrong value, farther from 100
+    ({"key": ["unexplained"], "actual": 7.142857142857143, "outcome": "value"}, set(), "still present"),
+    # farther, even though only a family it had before is named
+    ({"key": ["requested-order-divisor"], "actual": 7.142857142857143, "outcome": "value"},
+     {"requested-order-divisor"}, "still present"),
+    # nearer, but as a divergence it did not have before
+    ({"key": ["wrong-ngram-orders"], "actual": 50.0, "outcome": "value"}, {"requested-order-divisor"}, "still present"),
+    # no number any more
+    ({"key": None, "actual": None, "outcome": "weird"}, set(), "still present"),
+])
+def test_fixed_means_the_reference_value_not_another_wrong_one(replay, known, status):
+    from audit.patch_validation.validate import _vanished
+
+    got, note = _vanished(_before(), dict(replay, implementation="nltk", family="corpus-macro-average",
+                                          reproduces=False), known)
+    assert got == status, note
+    if status == "still present" and replay["key"]:
+        assert note.startswith("its repro still diverges, now as " + " + ".join(replay["key"]))
+
+
+def test_a_patch_that_worsens_nltk_fixes_nothing(worsening_nltk_patch):
+    """The issue's patch: nltk's corpus score divided by one order too many.  Its repros move
+    to other wrong values, farther from the reference: still present, nothing fixed."""
+    proc, doc = worsening_nltk_patch
+    status = {f["family"]: f for f in doc["families"]}
+    assert proc.returncode == 1 and doc["verdict"] == "not validated", proc.stderr
+    assert not [f for f in doc["families"] if f["status"] == "fixed"], proc.stdout
+    macro = status["corpus-macro-average"]
+    assert macro["status"] == "still present" and abs(macro["after"] - 100 / 14) < 1e-9
+    assert "farther from the reference than before" in macro["note"]

@@ -161,7 +161,8 @@ def test_independent_of_the_current_directory(tmp_path, monkeypatch, cases):
 
 def test_judge_classifies_replays_without_processes():
     """The shared classification on hand-made sides: a vanished family is fixed only when its
-    repro no longer diverges as it; a repro that could not be replayed is not fixed."""
+    repro now scores what the reference says, or diverges only as a family it had before and
+    no farther; a repro that diverges in a new way, or could not be replayed, is not fixed."""
     def finding(family, actual=1.0):
         return {"implementation": "x", "family": family, "level": "sentence", "expected": 2.0, "actual": actual,
                 "outcome": "value", "claims": {}, "repro": {"hypothesis": family, "references": ["r"]}}
@@ -170,16 +171,18 @@ def test_judge_classifies_replays_without_processes():
         return {"implementation": "x", "family": family, "reproduces": reproduces, "key": key, "actual": 2.0,
                 "outcome": outcome}
 
-    b = {("x", f): finding(f) for f in ("fixed", "hidden", "other", "unreplayable", "kept")}
+    b = {("x", f): finding(f) for f in ("fixed", "hidden", "other", "known", "unreplayable", "kept")}
     a = {("x", "kept"): finding("kept", 1.5)}
     replays = {"after": {("x", "fixed"): replay("fixed", False), ("x", "hidden"): replay("hidden", True, ["hidden"]),
                          ("x", "other"): replay("other", False, ["no-clipping"]),
+                         ("x", "known"): replay("known", False, ["kept"]),
                          ("x", "unreplayable"): replay("unreplayable", False, outcome="not replayed: ValueError: x")}}
     out = {s.family: (s.status, s.note) for s in _judge(b, a, replays, before_side=None, work=None, job_kw={})}
     assert out == {
         "fixed": (FIXED, ""),
         "hidden": (STILL, "the after search missed it; its repro still diverges"),
-        "other": (FIXED, "its repro now diverges as no-clipping"),
+        "other": (STILL, "its repro still diverges, now as no-clipping: a divergence it did not have before"),
+        "known": (FIXED, "its repro now diverges only as kept, which the implementation had before"),
         "unreplayable": (STILL, "the after search missed it; its repro could not be checked "
                                 "(not replayed: ValueError: x)"),
         "kept": (STILL, ""),

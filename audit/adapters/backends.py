@@ -306,4 +306,18 @@ def load(spec: dict) -> tuple:
     except SpecError as e:
         return ("error", str(e))
     except BaseException as e:  # noqa: BLE001
-        return ("error", f"cannot load {spec.get('kind')}: {exception_detail(e)}")
+        return ("error", f"cannot load {spec.get('kind')}: {exception_detail(e)}{_install_hint(spec, e)}")
+
+
+#: built-in adapters whose library is an optional extra of chrf-audit (pyproject.toml)
+EXTRAS = {"torchmetrics": ("torchmetrics", ("torch", "torchmetrics"))}
+
+
+def _install_hint(spec: dict, exc: BaseException) -> str:
+    """How to get a missing optional library: "; install it with: pip install ..."."""
+    extra = EXTRAS.get(str(spec.get("kind")))
+    missing = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+    if extra is None or not missing or missing.split(".")[0] not in extra[1]:
+        return ""
+    return (f"; {spec.get('kind')} is an optional extra of chrf-audit: install it with "
+            f"pip install 'chrf-audit[{extra[0]}]' (torch's CPU build is enough)")

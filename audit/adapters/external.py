@@ -9,7 +9,11 @@ Outcome) and a restart of the program; the rest of the batch continues.
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
+import sys
+from pathlib import Path
 from typing import Optional
 
 from ..errors import UsageError
@@ -20,6 +24,15 @@ from .frames import EOF, TIMEOUT, Overlong, take_line
 from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
 PROTOCOL_VERSION = 1
+SUBREAPER = str(Path(__file__).resolve().parents[1] / "subreaper.py")
+
+
+def _runnable(command: str, program: str) -> None:
+    """The program must exist and be executable (the launcher would only find out later)."""
+    if shutil.which(program) is not None:
+        return
+    why = "Permission denied" if os.sep in program and os.path.isfile(program) else "No such file or directory"
+    raise AdapterError(f"cannot start --external {command!r}: {why}: {program!r}")
 
 
 class ExternalProcess(Supervisor):
@@ -33,7 +46,10 @@ class ExternalProcess(Supervisor):
             raise AdapterError(f"cannot parse --external {command!r}: {e}") from None
         if not argv:
             raise AdapterError("--external needs a command, got an empty string")
-        super().__init__(argv, take_line, timeout, startup_timeout)
+        _runnable(command, argv[0])
+        # started through audit.subreaper: the program is a child subreaper, so what it
+        # daemonizes stays in its tree and is ended with it
+        super().__init__([sys.executable, "-I", "-S", SUBREAPER, *argv], take_line, timeout, startup_timeout)
         self.command = command
         self._next_id = 1
         self.out_of_order = ""  # set once an answer carried another request's id
@@ -67,7 +83,7 @@ class ExternalProcess(Supervisor):
                 return None
             try:
                 answer = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # 200,000 nested [ is not a hello either
                 self.kill()
                 return None
             if not isinstance(answer, dict) or answer.get("id") != 0 or "error" in answer:
@@ -170,6 +186,8 @@ def _answer(line: str, expected_id: int) -> tuple:
         answer = json.loads(line)
     except ValueError:
         return ("invalid", B.one_line(line, 200), "answer is not JSON"), True
+    except RecursionError:  # a line of 200,000 nested [ (a stack, not an answer)
+        return ("invalid", B.one_line(line, 200), "answer is not JSON (nested too deeply)"), True
     if not isinstance(answer, dict):
         return ("invalid", B.one_line(line, 200), "answer is not a JSON object"), True
     if answer.get("id") != expected_id:

@@ -31,6 +31,10 @@ TIMEOUT = _Sentinel("TIMEOUT")
 EOF = _Sentinel("EOF")
 
 
+#: the longest single select() wait (seconds); a longer timeout is waited in slices
+MAX_WAIT = 3600.0
+
+
 def read_frame(fd: int, buf: bytes, take, timeout: float):
     """Read from ``fd`` until ``take(buf)`` finds a frame; return ``(frame, rest of buf)``,
     or ``(TIMEOUT, buf)`` / ``(EOF, buf)``.  Shared by the worker pipe and external
@@ -43,9 +47,11 @@ def read_frame(fd: int, buf: bytes, take, timeout: float):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return TIMEOUT, buf
-        ready, _, _ = select.select([fd], [], [], remaining)
+        # select() refuses a timeout past what the C type holds (OverflowError for 1e10 s):
+        # wait in slices; the deadline decides
+        ready, _, _ = select.select([fd], [], [], min(remaining, MAX_WAIT))
         if not ready:
-            return TIMEOUT, buf
+            continue
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             return EOF, buf

@@ -22,6 +22,7 @@ import re
 from decimal import Decimal
 from typing import Optional
 
+from .. import options
 from ..http.client import HttpClient, Reply, check_url, headers_from_env, public_url
 from .base import Adapter, AdapterError, Claims, Support
 
@@ -59,8 +60,8 @@ class HttpAdapter(Adapter):
         self._owner = True
 
     @classmethod
-    def start(cls, url: str, contract_spec: str, *, timeout: float = 5.0, max_requests: Optional[int] = None,
-              concurrency: int = 4, retries: int = 3, name: Optional[str] = None, environ=None) -> "HttpAdapter":
+    def start(cls, url: str, contract_spec: str, *, timeout: float = options.default("timeout"), max_requests: Optional[int] = None,
+              concurrency: int = options.default("http_concurrency"), retries: int = options.default("http_retries"), name: Optional[str] = None, environ=None) -> "HttpAdapter":
         import os
 
         from ..contract import load

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+from .. import options
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, Support
 from .external import ExternalAdapter
@@ -61,7 +62,7 @@ def resolve(
     corpus_impl: Optional[str] = None,
     external: Optional[str] = None,
     overrides: Optional[dict] = None,
-    timeout: float = 5.0,
+    timeout: float = options.default("timeout"),
     isolate: bool = True,
     max_refs: Optional[int] = None,
     name: Optional[str] = None,
@@ -69,8 +70,8 @@ def resolve(
     http: Optional[str] = None,
     contract: Optional[str] = None,
     max_requests: Optional[int] = None,
-    http_concurrency: int = 4,
-    http_retries: int = 3,
+    http_concurrency: int = options.default("http_concurrency"),
+    http_retries: int = options.default("http_retries"),
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 
@@ -213,15 +214,11 @@ def _check_accepts(accepts) -> frozenset:
         return frozenset()
     names = [a.strip() for a in (accepts.split(",") if isinstance(accepts, str) else accepts)]
     names = [a.replace("-", "_") for a in names if a]
-    unknown = sorted(set(names) - set(ACCEPTABLE))
+    unknown = sorted(set(names) - set(options.ACCEPTABLE))
     if unknown:
-        raise AdapterError(f"--accepts: unknown parameter {', '.join(unknown)} (choose from {', '.join(ACCEPTABLE)})")
+        raise AdapterError(f"--accepts: unknown parameter {', '.join(unknown)} "
+                           f"(choose from {', '.join(options.ACCEPTABLE)})")
     return frozenset(names)
-
-
-#: Claims a callable may take as keyword arguments (``definition`` and ``scale`` say what it
-#: is, they are not parameters of one call).
-ACCEPTABLE = ("char_order", "word_order", "beta", "lowercase", "whitespace")
 
 
 def _callable_name(sentence: Optional[str], corpus: Optional[str]) -> str:

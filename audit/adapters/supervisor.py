@@ -34,7 +34,7 @@ import weakref
 from typing import Optional
 
 from .. import procs
-from . import backends as B
+from ..stderr_lines import file_tail
 from .frames import EOF, TIMEOUT, read_frame
 
 #: Starting a worker and importing the implementation (or starting an external program and
@@ -58,20 +58,9 @@ def describe_exit(returncode) -> str:
 
 
 def stderr_tail(f, limit: int = 300) -> str:
-    """The last non-blank line the child wrote to stderr (a spooled file), for error messages."""
-    if f is None:
-        return ""
-    try:
-        f.flush()
-        f.seek(0, os.SEEK_END)
-        size = f.tell()
-        f.seek(max(0, size - 4000))
-        text = f.read().decode("utf-8", "replace")
-        f.seek(0, os.SEEK_END)
-    except (OSError, ValueError):
-        return ""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return B.one_line(lines[-1], limit) if lines else ""
+    """What the child said on stderr (a spooled file), for error messages: its last error
+    line and its last line (``audit.stderr_lines``)."""
+    return file_tail(f, limit)
 
 
 def _stop(state: dict) -> None:

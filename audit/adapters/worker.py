@@ -12,8 +12,10 @@ Parent -> worker:
   ["signature", bid, claims]               -> ["ok", str | null]  | ["error", message]
   ["run", bid, op, claims, items]          -> ["item", i, result] for each item, streamed
   ["exit"]
-On start the worker sends ["ready", pid].  A watchdog thread kills the worker's process
-group (the implementation's own children included) when the parent process goes away.
+On start the worker sends ["ready", pid].  The worker is a child subreaper
+(``audit.subreaper``): processes the implementation daemonizes stay its descendants, and it
+ends them (and its process group) when it exits, when the parent stops it (``procs.stop``),
+or, through a watchdog thread, when the parent process goes away.
 """
 
 from __future__ import annotations
@@ -32,9 +34,13 @@ def encode(obj) -> bytes:
 
 
 def _watch_parent(parent: int) -> None:
-    """The parent died (even by SIGKILL, which no handler sees): end this process group."""
+    """The parent died (even by SIGKILL, which no handler sees): end every process this one
+    started (daemons included: audit.subreaper), then this process group."""
+    from audit import subreaper
+
     while os.getppid() == parent:
         time.sleep(0.5)
+    subreaper.kill_tree(os.getpid())
     os.killpg(0, signal.SIGKILL)
 
 
@@ -47,7 +53,10 @@ def main() -> None:
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
 
+    from audit import subreaper
     from audit.adapters import backends as B
+
+    subreaper.become_subreaper()  # daemons the implementation starts stay in this tree
 
     def send(obj) -> None:
         proto_out.write(encode(obj))
@@ -86,9 +95,11 @@ def main() -> None:
             backend = loaded[bid]
             for i, item in enumerate(items):
                 send(("item", i, backend.call(op, claims, item)))
+            subreaper.reap_adopted()  # daemons that exited: no zombies piling up
         else:  # pragma: no cover - protocol bug
             send(("error", f"unknown request {kind!r}"))
     sys.stdout.flush()
+    subreaper.kill_tree(os.getpid())  # what it started ends with it (orphans would go to init)
     os._exit(0)  # skip interpreter teardown of whatever the implementation left behind
 
 

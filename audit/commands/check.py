@@ -20,10 +20,11 @@ import os
 from pathlib import Path
 
 from .. import config as _config
+from .. import options
 from ..errors import UsageError
 from ..outputs import check_file, check_report_outputs
-from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, execute,
-                  resolve_adapters, validate_search_args, write_outputs)
+from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, check_output_names,
+                  execute, resolve_adapters, validate_search_args, write_outputs)
 
 _CLAIM_ATTRS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale")
 
@@ -34,16 +35,14 @@ def register(sub) -> None:
     g = p.add_argument_group("gate")
     g.add_argument("--config", type=Path, metavar="FILE",
                    help="TOML file with a [tool.chrf-audit] table (default ./pyproject.toml)")
-    g.add_argument("--baseline", type=Path, metavar="FILE",
-                   help=f"accepted findings (default {_config.DEFAULT_BASELINE} beside the configuration)")
-    g.add_argument("--strict", action="store_true", default=None,
-                   help="stale entries (accepted findings that no longer reproduce) and expired ones fail too")
+    options.add_argument(g, "baseline")
+    options.add_argument(g, "strict")
     g.add_argument("--update-baseline", action="store_true",
                    help="write the current findings into the baseline (keeps reasons and expiry dates), exit 0")
     g.add_argument("--today", metavar="YYYY-MM-DD", help="date against which expiry is judged (default: today)")
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p, max_examples=_config.DEFAULT_MAX_EXAMPLES, profile=True)
+    add_search_flags(p)
     add_output_flags(p)
     # None = "not given on the command line": the configuration, then the default, applies.
     p.set_defaults(func=check, seed=None, max_examples=None, tolerance=None, cases=None, timeout=None,
@@ -57,15 +56,10 @@ def _merge(args, cfg: _config.Config) -> None:
             value = getattr(cfg, name)
             setattr(args, name, default if value is None else value)
 
-    pick("seed", 0)
-    pick("max_examples", None)  # None: the Hypothesis profile's (validate_search_args)
-    pick("hypothesis_profile", None)
-    pick("tolerance", 1e-9)
-    pick("timeout", _config.DEFAULT_TIMEOUT)
+    for name in ("seed", "max_examples", "hypothesis_profile", "tolerance", "timeout", "strict",
+                 "json", "markdown", "junit", "reports_dir"):
+        pick(name, options.default(name))  # max_examples None: the Hypothesis profile's
     pick("cases", Path("cases") if cfg.path is None else cfg.path.parent / "cases")
-    pick("strict", False)
-    for name in ("json", "markdown", "junit", "reports_dir"):
-        pick(name, None)
     if args.baseline is None:
         args.baseline = cfg.baseline or (cfg.path.parent if cfg.path else Path(".")) / _config.DEFAULT_BASELINE
     args.derandomize = True
@@ -160,6 +154,17 @@ def _github_summary(lines: list[str]) -> None:
         raise UsageError(f"GITHUB_STEP_SUMMARY {target}: cannot write: {exc.strerror or exc}") from None
 
 
+def _accepted(args, cmp, result, today) -> dict:
+    """The findings this gate does not fail on, {(implementation, family): reason}, for the
+    JUnit report: the baseline's (an expired entry only without --strict), or, with
+    --update-baseline, every finding (the baseline accepts them now)."""
+    if args.update_baseline:
+        return {(f.implementation, f.family): f"accepted {today.isoformat()} (--update-baseline)"
+                for f in result.findings}
+    return {(f.implementation, f.family): entry.reason for f, entry in cmp.accepted
+            if not (args.strict and entry.expired(today))}
+
+
 def check(args) -> int:
     from .. import baseline as B
 
@@ -174,6 +179,7 @@ def check(args) -> int:
     today = _today(args)
     baseline = B.load(args.baseline)  # before the audit: a broken file fails fast
     adapters = _resolve_all(args, cfg)
+    check_output_names(args, adapters)
     result = execute(args, adapters)
 
     from .. import report
@@ -181,9 +187,10 @@ def check(args) -> int:
     report.render_terminal(result)
     from .progress import Phases
 
-    with Phases(not args.quiet) as phases:
-        write_outputs(args, result, phases=phases)
     audited = [a.implementation for a in result.adapters]
+    cmp = B.compare(result.findings, baseline, today=today, audited=audited)
+    with Phases(not args.quiet) as phases:
+        write_outputs(args, result, phases=phases, accepted=_accepted(args, cmp, result, today))
     if args.update_baseline:
         # only the audited implementations' entries change; the file is re-read under a lock
         n, added, removed = B.update_file(args.baseline, result.findings, audited=audited, today=today)
@@ -193,7 +200,6 @@ def check(args) -> int:
         lines += [f"  REMOVED  {e.implementation}  {e.family}" for e in removed]
         print("\n".join(lines))
         return 0
-    cmp = B.compare(result.findings, baseline, today=today, audited=audited)
     lines = _report_lines(cmp, baseline, args) + [_verdict(cmp, args.strict)]
     print("\n".join(lines))
     _github_summary(lines)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from .. import jsontext
 from ..errors import UsageError
 from ..outputs import atomic_write, check_file
 from .run import add_impl_flags, custom_flags
@@ -175,7 +175,7 @@ def run(args, *, adapter=None, console=None) -> int:
     render(result, console=console)
     if args.json:
         try:
-            atomic_write(args.json, json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+            atomic_write(args.json, jsontext.dumps(result.to_dict()))
         except OSError as exc:
             raise UsageError(f"{args.json}: cannot write: {exc.strerror or exc}") from None
     return 0

@@ -11,89 +11,43 @@ import argparse
 import sys
 from pathlib import Path
 
+from .. import options
 from ..errors import UsageError
 
-DEFAULT_MAX_EXAMPLES = 100
 
 
 def add_claim_flags(p: argparse.ArgumentParser) -> None:
     """Flags stating what an implementation claims to compute (shared by run/check/...)."""
     g = p.add_argument_group("claims (override the implementation's own)")
-    g.add_argument("--char-order", type=int, metavar="N")
-    g.add_argument("--word-order", type=int, metavar="N")
-    g.add_argument("--beta", type=float, metavar="B")
-    g.add_argument("--lowercase", action="store_true", default=None)
-    g.add_argument("--whitespace", action="store_true", default=None, help="whitespace is kept in character n-grams")
-    g.add_argument("--definition", choices=["sacrebleu", "sacrebleu-eps", "chrfpp"])
-    g.add_argument("--scale", type=int, choices=[1, 100], help="output scale of the implementation")
+    for name in options.CLAIMS:
+        options.add_argument(g, name)
 
 
 def claim_overrides(args) -> dict:
     out = {}
-    for name in ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale"):
+    for name in options.CLAIMS:
         value = getattr(args, name, None)
         if value is not None:
             out[name] = int(value) if name == "beta" and float(value).is_integer() else value
     return out
 
 
-def add_impl_flags(p: argparse.ArgumentParser, timeout: float = 5.0, title: str = "implementation under audit") -> None:
+def add_impl_flags(p: argparse.ArgumentParser, timeout: float = options.default("timeout"),
+                   title: str = "implementation under audit") -> None:
     """The implementation options, the same for run, check and impact."""
     g = p.add_argument_group(title)
-    g.add_argument("--impl", metavar="SPEC",
-                   help="nltk | sacrebleu | sacrebleu-chrf[++][-eps] | torchmetrics | torchmetrics-chrf[++] "
-                        "| package.module:function (sentence level: function(hypothesis, references) -> float)")
-    g.add_argument("--corpus-impl", metavar="SPEC",
-                   help="package.module:function (corpus level: function(hypotheses, references_per_segment) -> float)")
-    g.add_argument("--external", metavar="COMMAND",
-                   help="an external program speaking the JSON-lines protocol (docs/external-protocol.md)")
-    g.add_argument("--http", metavar="URL",
-                   help="a scoring service: the URL its contract's requests are sent to (with --contract; docs/http.md)")
-    g.add_argument("--contract", metavar="NAME@VERSION|FILE",
-                   help="the service's contract: built in chrf-plus-plus-compute@1.0.0, or a contract file")
-    g.add_argument("--max-requests", type=int, metavar="N",
-                   help="--http: send at most N requests (retries not counted); more is a one-line error")
-    g.add_argument("--http-concurrency", type=int, default=4, metavar="N",
-                   help="--http: requests in flight at once (default 4)")
-    g.add_argument("--http-retries", type=int, default=3, metavar="N",
-                   help="--http: retries of a request answered 429/5xx or dropped, with backoff and Retry-After "
-                        "(default 3)")
-    g.add_argument("--max-refs", type=int, metavar="N",
-                   help="the most references per segment the callable or program takes (1: a single-reference "
-                        "library); the search never sends more")
-    g.add_argument("--name", metavar="NAME",
-                   help="name of the callable or program in reports and report file names")
-    g.add_argument("--accepts", metavar="NAMES",
-                   help="claims the callable takes as keyword arguments, comma-separated (char_order, "
-                        "word_order, beta, lowercase, whitespace): it is called with them, and the audit "
-                        "varies them to find parameters it ignores")
-    g.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
-                   help=f"per-call timeout (default {timeout:g})")
+    for name in ("impl", "corpus_impl", "external", "http", "contract", "max_requests", "http_concurrency",
+                 "http_retries", "max_refs", "name", "accepts"):
+        options.add_argument(g, name)
+    options.add_argument(g, "timeout", default=timeout, help=f"per-call timeout in seconds (default {timeout:g})")
 
 
-def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX_EXAMPLES,
-                     profile: bool = False) -> None:
-    """The search flags; ``profile``: add --hypothesis-profile, whose max_examples is then the
-    default budget (run, check)."""
+def add_search_flags(p: argparse.ArgumentParser) -> None:
+    """The search flags (audit.options): the budget, when not given, is the Hypothesis
+    profile's."""
     g = p.add_argument_group("search")
-    g.add_argument("--seed", type=int, default=0,
-                   help="search seed (default 0): the same seed gives the same inputs and findings, another seed "
-                        "other inputs")
-    if profile:
-        g.add_argument("--max-examples", type=int, default=None, metavar="N",
-                       help="Hypothesis examples per level and implementation (default: the Hypothesis profile's "
-                            f"max_examples, {max_examples} for chrf-audit)")
-        g.add_argument("--hypothesis-profile", default=None, metavar="NAME",
-                       help="Hypothesis settings profile: chrf-audit (default; 100 examples), "
-                            "chrf-audit-ci (300 examples), "
-                            "chrf-audit-dev (25 examples, prints every input tried); see docs/hypothesis.md")
-    else:
-        g.add_argument("--max-examples", type=int, default=max_examples, metavar="N",
-                       help=f"Hypothesis examples per level and implementation (default {max_examples})")
-    g.add_argument("--tolerance", type=float, default=1e-9, metavar="X",
-                   help="absolute tolerance on the 0..100 scale (default 1e-9)")
-    g.add_argument("--cases", type=Path, default=None, metavar="DIR",
-                   help="regression cases replayed first (default cases/ when it exists; a named DIR must exist)")
+    for name in ("seed", "max_examples", "hypothesis_profile", "tolerance", "cases"):
+        options.add_argument(g, name)
     g.add_argument("--save-cases", action="store_true", help="save each finding's minimal repro into the cases dir")
     g.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="processes auditing (implementation, level) units side by side (default: the number of "
@@ -102,11 +56,8 @@ def add_search_flags(p: argparse.ArgumentParser, max_examples: int = DEFAULT_MAX
 
 def add_output_flags(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
-    g.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report here")
-    g.add_argument("--markdown", type=Path, metavar="DIR", help="write markdown bug reports (and charts) into DIR")
-    g.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML file here")
-    g.add_argument("--reports-dir", type=Path, metavar="DIR",
-                   help="write every report into DIR (default reports/ when no implementation is given)")
+    for name in ("json", "markdown", "junit", "reports_dir"):
+        options.add_argument(g, name)
     g.add_argument("--quiet", action="store_true", help="no progress on stderr (search, patch verification, report writing)")
     g.add_argument("--timestamp", action="store_true",
                    help="record the time of the run (in one separate 'volatile' field of the JSON report)")
@@ -133,27 +84,25 @@ def register(sub) -> None:
                        description=__doc__)
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p, profile=True)
+    add_search_flags(p)
     add_output_flags(p)
     add_impact_flags(p)
     p.set_defaults(func=run)
 
 
 def validate_search_args(args) -> None:
+    """Every option value the table knows, checked as the table says (audit.options); then the
+    Hypothesis profile's budget when none is given."""
     from .. import limits
     from ..cases_arg import check_cases_arg
+    from ..hypothesis_profiles import resolve as resolve_profile
 
-    if hasattr(args, "hypothesis_profile"):  # run, check: the profile's budget unless one is given
-        from ..hypothesis_profiles import resolve as resolve_profile
-
-        profile = resolve_profile(args.hypothesis_profile)
-        if args.max_examples is None:
-            args.max_examples = profile.max_examples
-            limits.check_examples(args.max_examples, f"max_examples of the Hypothesis profile {profile.name!r}")
-    limits.check_examples(args.max_examples)
-    limits.check_tolerance(args.tolerance)
-    limits.check_timeout(args.timeout)
-    limits.check_claims(claim_overrides(args))
+    options.validate({name: getattr(args, name) for name in options.OPTIONS
+                      if name != "cases" and hasattr(args, name)})
+    profile = resolve_profile(args.hypothesis_profile)
+    if args.max_examples is None:
+        args.max_examples = profile.max_examples
+        limits.check_examples(args.max_examples, f"max_examples of the Hypothesis profile {profile.name!r}")
     check_cases_arg(args)
     if getattr(args, "jobs", None) is not None and args.jobs < 1:
         raise UsageError("--jobs must be >= 1")
@@ -167,20 +116,14 @@ def validate_search_args(args) -> None:
 
 
 def custom_flags(args) -> dict:
-    """``--max-refs``, ``--name``, ``--accepts`` and the ``--http`` options as resolve() keywords (absent in
-    older namespaces)."""
+    """``--max-refs``, ``--name``, ``--accepts`` and the ``--http`` options as resolve() keywords
+    (absent in older namespaces); values checked by the option table."""
     out = {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
            "accepts": getattr(args, "accepts", None)}
     if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None:
-        for flag in ("http_concurrency", "http_retries"):
-            value = getattr(args, flag, None)
-            if value is not None and (value < (1 if flag == "http_concurrency" else 0) or value > 64):
-                raise UsageError(f"--{flag.replace('_', '-')} must be between "
-                                 f"{1 if flag == 'http_concurrency' else 0} and 64, got {value}")
-        out.update(http=getattr(args, "http", None), contract=getattr(args, "contract", None),
-                   max_requests=getattr(args, "max_requests", None),
-                   http_concurrency=getattr(args, "http_concurrency", None) or 4,
-                   http_retries=4 if getattr(args, "http_retries", None) is None else args.http_retries)
+        http = options.validate({k: getattr(args, k, None) if getattr(args, k, None) is not None else options.default(k)
+                                 for k in ("http", "contract", "max_requests", "http_concurrency", "http_retries")})
+        out.update(http)
     elif getattr(args, "max_requests", None) is not None:
         raise UsageError("--max-requests limits the requests to an --http service")
     return out
@@ -206,6 +149,20 @@ def resolve_adapters(args):
         if isinstance(exc, UsageError):
             raise
         raise UsageError(f"invalid claims: {exc}") from None
+
+
+def check_output_names(args, adapters, default_dir=None) -> None:
+    """The files named after the implementations (reports, charts, saved cases) must be
+    possible before the audit starts (audit.output_names); on an error the adapters are closed."""
+    from ..output_names import check
+
+    try:
+        check([a.name for a in adapters], [args.reports_dir or default_dir, args.markdown],
+              Path(args.cases) if getattr(args, "save_cases", False) and args.cases is not None else None)
+    except BaseException:
+        for a in adapters:
+            a.close()
+        raise
 
 
 class ProgressLine:
@@ -303,10 +260,11 @@ def impact_studies(args, result) -> dict | None:
     return out
 
 
-def write_outputs(args, result, default_dir=None, impact=None, phases=None, verified=None) -> None:
+def write_outputs(args, result, default_dir=None, impact=None, phases=None, verified=None, accepted=None) -> None:
     """Enrich the result (snippets, root causes, scope sweeps through the adapters, patch
     verifications: those in ``verified``, the others done here when reports are written and
-    --no-verify is not given) and render every output asked for."""
+    --no-verify is not given) and render every output asked for.  ``accepted``: the
+    findings ``check`` accepts, {(implementation, family): reason} (skipped in JUnit)."""
     from .. import report
     from ..enrich import enrich
     from .progress import Phases
@@ -319,16 +277,16 @@ def write_outputs(args, result, default_dir=None, impact=None, phases=None, veri
         with phases.phase("writing reports (snippets, root causes, scope sweeps, charts)",
                           total=len(targets) + bool(args.json) + bool(args.junit)) as task:
             verify = bool(targets) and not getattr(args, "no_verify", False)
-            enriched = (enrich(result, verified=verified, verify=verify, timeout=getattr(args, "timeout", None) or 5.0)
+            enriched = (enrich(result, verified=verified, verify=verify, timeout=getattr(args, "timeout", None) or options.default("timeout"))
                         if targets or args.json else None)
             for target in targets:
-                report.write_reports(enriched, target, impact=impact, timestamp=stamp)
+                report.write_reports(enriched, target, impact=impact, timestamp=stamp, accepted=accepted)
                 task.advance()
             if args.json:
                 report.write_json(enriched, args.json, impact=impact, timestamp=stamp)
                 task.advance()
             if args.junit:
-                report.write_junit(result, args.junit)
+                report.write_junit(result, args.junit, accepted=accepted)
                 task.advance()
         report.append_github_summary(result)
     except OSError as exc:
@@ -348,6 +306,7 @@ def run(args) -> int:
         load_impact_data(args.impact_data)  # a bad directory fails before the audit, not after
     adapters = resolve_adapters(args)
     default_dir = Path("reports") if not implementation_given(args) else None
+    check_output_names(args, adapters, default_dir)
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
     from .. import report
     from ..enrich import start_verification

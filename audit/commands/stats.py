@@ -12,9 +12,11 @@ HELP = "audit statistical procedures: bootstrap intervals and paired significanc
 
 DESCRIPTION = """\
 Audit chrF confidence intervals and paired significance tests against float64 computations
-over summed segment statistics: point estimate inside its interval, resampling of segment
-statistics (not sentence scores), precision, pairing, calibration under the null and
-coverage, robustness on edge cases.  Families and their tests: docs/stats.md.
+over summed segment statistics: point estimate, exact containment of the estimate, resampling
+of segment statistics (not sentence scores), precision vs construction (a float64 replay of
+the procedure's own draw), pairing, calibration under the null and coverage, corpus sizes
+from 1 to 3000 segments, side effects on the caller, robustness.  Families and their tests:
+docs/stats.md.
 
 Procedures (default: --sacrebleu --evaluatio):
   --sacrebleu       sacreBLEU's corpus_score(n_bootstrap=) interval, paired AR and paired bootstrap
@@ -45,11 +47,18 @@ def register(subparsers) -> None:
     p.add_argument("--statistic", choices=["permutation", "bootstrap", "bootstrap-t"], default="permutation",
                    help="the test statistic a --paired callable claims: permutation (default), "
                    "bootstrap (sacreBLEU's Moses statistic) or bootstrap-t (studentized, audit.significance)")
+    p.add_argument("--draw", choices=["numpy-choice", "numpy-integers-per-position"], default=None,
+                   help="the random draw --ci/--paired callables claim (numpy.random.default_rng(seed)"
+                   ".choice(n, (R, n)), or one integers(0, n, R) per position): every answer is then "
+                   "replayed in float64 on its own resamples (default: identified when possible)")
     p.add_argument("--documented-layout", choices=["segments", "streams"], default="segments",
                    help="reference layout the callables' documentation states (default segments)")
     p.add_argument("--evaluatio-python", metavar="PATH", default=None,
                    help="an interpreter that has evaluatio (skips creating the private venv)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=2,
+                   help="procedures with processes of their own audited at a time (default 2); "
+                   "the results do not depend on it")
     p.add_argument("--trials", type=int, default=None,
                    help="calibration datasets / coverage corpora (default 200)")
     p.add_argument("--timeout", type=float, default=120.0,
@@ -83,7 +92,7 @@ def _procedures(args, procs: list) -> None:
         procs += builtin.reference_procedures(params)
     if args.sacrebleu or not chosen:
         procs += builtin.sacrebleu_procedures(params, timeout=args.timeout)
-    kw = dict(accepts=args.accepts, statistic=args.statistic,
+    kw = dict(accepts=args.accepts, statistic=args.statistic, draw=args.draw,
               documented_layout=args.documented_layout, params=params, timeout=args.timeout)
     for kind, specs in (("ci", args.ci), ("paired", args.paired)):
         for spec in specs:
@@ -104,13 +113,18 @@ def run(args) -> int:
     from ..stats.runner import run_stats
     if args.trials is not None and args.trials < 20:
         raise UsageError(f"--trials must be at least 20, got {args.trials}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     from ..limits import check_timeout
+    from ..outputs import atomic_write, check_dir, check_file
     check_timeout(args.timeout)
+    check_file(args.json, "--json")  # before the audit: a bad path must not cost its results
+    check_dir(args.reports_dir, "--reports-dir")
     settings = Settings(seed=args.seed, **({"trials": args.trials} if args.trials else {}))
     procs = procedures(args)
     try:
         progress = None if args.quiet else (lambda name: print(f"auditing {name} ...", file=sys.stderr))
-        result = run_stats(procs, settings, progress=progress)
+        result = run_stats(procs, settings, progress=progress, jobs=args.jobs)
     finally:
         for p in procs:
             p.close()
@@ -119,7 +133,7 @@ def run(args) -> int:
     if args.reports_dir:
         out = Path(args.reports_dir)
         markdown.write(result, out)
-        (out / "stats.json").write_text(report.to_json(result), encoding="utf-8")
+        atomic_write(out / "stats.json", report.to_json(result))
     if args.json:
-        Path(args.json).write_text(report.to_json(result), encoding="utf-8")
+        atomic_write(args.json, report.to_json(result))
     return 1 if result.findings else 0

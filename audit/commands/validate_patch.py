@@ -15,14 +15,12 @@ implementation, or another usage error.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
+from .. import jsontext
 from ..errors import UsageError
 from ..outputs import atomic_write, check_file
 from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overrides, validate_search_args
-
-DEFAULT_MAX_EXAMPLES = 100
 
 
 def register(sub) -> None:
@@ -35,7 +33,7 @@ def register(sub) -> None:
     g.add_argument("--json", type=Path, metavar="PATH", help="write the result as JSON here")
     add_impl_flags(p)
     add_claim_flags(p)
-    add_search_flags(p, max_examples=DEFAULT_MAX_EXAMPLES, profile=True)
+    add_search_flags(p)
     p.set_defaults(func=validate_patch)
 
 
@@ -67,8 +65,13 @@ def validate_patch(args) -> int:
     result = validate(target, diff=diff, diff_name=str(args.patch) if args.patch else "patch", source=args.source)
     print(render(result))
     if args.json:
-        try:
-            atomic_write(args.json, json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
-        except OSError as exc:
-            raise UsageError(f"--json {args.json}: cannot write: {exc.strerror or exc}") from None
+        write_json(result, args.json)
     return 0 if result.ok else 1
+
+
+def write_json(result, path) -> None:
+    """The ``--json`` file of a ``Validation`` (every string as the search made it: jsontext)."""
+    try:
+        atomic_write(path, jsontext.dumps(result.to_dict()))
+    except OSError as exc:
+        raise UsageError(f"--json {path}: cannot write: {exc.strerror or exc}") from None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
+from .. import options
 from ..findings import Finding, Repro
 from .definition import decimal_text, fraction_text
 from .judge import Judge, Violation, refusal_failure
@@ -171,7 +172,7 @@ def _drawn(adapter, contract, seed: int, corpora: int, sentences: int) -> tuple[
     return probes, batches
 
 
-def audit_contract(adapter, summary, seed: int = 0, max_examples: int = 100) -> None:
+def audit_contract(adapter, summary, seed: int = 0, max_examples: int = options.BUDGET) -> None:
     """Check every promise; add the findings and ``summary.contract`` (the table).
     ``max_examples`` corpora and ``SENTENCES_PER_EXAMPLE`` times as many sentences are
     drawn besides the probes."""

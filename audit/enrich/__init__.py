@@ -19,6 +19,7 @@ from __future__ import annotations
 import platform
 from typing import Optional
 
+from .. import options
 from ..enriched import EnrichedResult, FindingDetails, finding_key
 from .verification import PatchKey, start_verification, verification_jobs, verify_all
 
@@ -46,7 +47,7 @@ def environment(result) -> dict:
 
 
 def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: bool = False,
-           with_upstream: bool = True, timeout: float = 5.0, scorer=None) -> EnrichedResult:
+           with_upstream: bool = True, timeout: float = options.default("timeout"), scorer=None) -> EnrichedResult:
     """The enriched result of an audit.
 
     ``verified``: patch verifications already done, by (implementation, family).

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from .. import options
+
 
 def adapter_name(implementation: str, claims: dict) -> Optional[str]:
     """The built-in adapter that computes ``implementation``: itself when it is one
@@ -39,7 +41,7 @@ class AdapterScorer:
     """``specs``: implementation -> ``resolve()`` keywords, for implementations that are not
     built in (a ``package.module:function``); built-ins are found by name."""
 
-    def __init__(self, timeout: float = 5.0, specs: Optional[dict[str, dict]] = None):
+    def __init__(self, timeout: float = options.default("timeout"), specs: Optional[dict[str, dict]] = None):
         self.timeout = timeout
         self.specs = dict(specs or {})
         self._adapters: dict[str, object] = {}  # adapter name -> adapter

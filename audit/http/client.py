@@ -31,6 +31,7 @@ from typing import Any, Callable, Optional
 
 import httpx
 
+from .. import options
 from ..errors import UsageError
 
 MAX_BODY = 16 * 1024 * 1024
@@ -128,8 +129,8 @@ def _retry_after(value: Optional[str]) -> Optional[float]:
 class HttpClient:
     """One service endpoint, shared by every request of an audit."""
 
-    def __init__(self, url: str, *, method: str = "POST", timeout: float = 5.0, concurrency: int = 4,
-                 retries: int = 3, max_requests: Optional[int] = None, headers: Optional[dict] = None,
+    def __init__(self, url: str, *, method: str = "POST", timeout: float = options.default("timeout"), concurrency: int = options.default("http_concurrency"),
+                 retries: int = options.default("http_retries"), max_requests: Optional[int] = None, headers: Optional[dict] = None,
                  backoff: float = 0.05, backoff_cap: float = 2.0, retry_after_cap: float = 10.0,
                  sleep: Callable[[float], None] = time.sleep, transport: Optional[httpx.BaseTransport] = None):
         self.url = str(check_url(url))

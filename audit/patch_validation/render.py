@@ -7,7 +7,7 @@ from .validate import FIXED, INTRODUCED, STILL, Validation
 
 
 def render(v: Validation) -> str:
-    from ..report._text import num, repro_text
+    from ..report._text import num, repro_text, visible
 
     def value(x, outcome):
         if outcome is None:
@@ -24,7 +24,7 @@ def render(v: Validation) -> str:
     lines += [f"  note: {n}" for n in v.notes]
     if v.error:
         lines += [f"the patched implementation could not be audited: {v.error}", "patch not validated"]
-        return "\n".join(lines)
+        return "\n".join(visible(line, keep="") for line in lines)
     order = {FIXED: 0, INTRODUCED: 1, STILL: 2}
     for s in sorted(v.families, key=lambda s: (order[s.status], s.implementation, s.family)):
         lines.append(f"{s.status.upper():<14} {s.implementation}  {s.family}")
@@ -42,4 +42,4 @@ def render(v: Validation) -> str:
     n = {k: len(v.of(k)) for k in (FIXED, STILL, INTRODUCED)}
     verdict = "patch validated" if v.ok else "patch not validated"
     lines.append(f"{verdict}: {n[FIXED]} fixed, {n[STILL]} still present, {n[INTRODUCED]} introduced")
-    return "\n".join(lines)
+    return "\n".join(visible(line, keep="") for line in lines)  # names and notes come from the implementation

@@ -11,9 +11,11 @@ Two entry points share one path (``_judge``):
 Either way the families differing between the two sides are cross-replayed, each minimal
 repro on the other side, so that a family the budget-limited search happened to miss on one
 side is not called fixed or introduced: a family is *fixed* when its before-repro agrees
-with the reference after the patch, *introduced* when its after-repro diverges after but
-not before, and *still present* otherwise.  A patch that merely hides a family from a
-20-example search is therefore not "fixed".
+with the reference after the patch (or diverges only as other families the implementation
+had before, and no farther from the reference), *introduced* when its after-repro diverges
+after but not before, and *still present* otherwise.  A patch that merely hides a family
+from a 20-example search, or moves its repro to another wrong value, is therefore not
+"fixed".
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from .. import options
 from ..errors import UsageError
 from .diffs import prepare_after
 from .jobs import Job, run_all, run_pair
@@ -38,10 +41,10 @@ class Target:
     impl: Optional[str] = None
     corpus_impl: Optional[str] = None
     overrides: dict = field(default_factory=dict)
-    seed: int = 0
-    max_examples: int = 100
-    tolerance: float = 1e-9
-    timeout: float = 5.0
+    seed: int = options.default("seed")
+    max_examples: int = options.BUDGET
+    tolerance: float = options.default("tolerance")
+    timeout: float = options.default("timeout")
     cases: Optional[str] = None  # absolute path or None
     hypothesis_profile: Optional[str] = None  # audit.hypothesis_profiles; None: chrf-audit
 
@@ -167,10 +170,9 @@ def _judge(b: dict, a: dict, replays: dict, *, before_side: tuple, work: Path, j
                 out.append(_status(f, STILL, before=f, after_replay=r,
                                    note=f"the after search missed it; its repro could not be checked ({outcome})"))
             else:
-                note = f"its repro now diverges as {' + '.join(r['key'])}" if r.get("key") else ""
-                if outcome not in ("", "value") and not r.get("key"):
-                    note = outcome
-                out.append(_status(f, FIXED, before=f, after_replay=r, note=note))
+                known = {fam for (impl, fam) in b if impl == f["implementation"] and fam != f["family"]}
+                status, note = _vanished(f, r, known)
+                out.append(_status(f, status, before=f, after_replay=r, note=note))
         else:
             r, f = replays["before"][k], a[k]
             if r["reproduces"]:
@@ -179,6 +181,29 @@ def _judge(b: dict, a: dict, replays: dict, *, before_side: tuple, work: Path, j
             else:
                 out.append(_status(f, INTRODUCED, after=f, before_replay=r))
     return out
+
+
+def _vanished(f: dict, r: dict, known: set) -> tuple[str, str]:
+    """The status of a family the after search did not find, from its repro's replay ``r``
+    (not diverging as the family any more).  Fixed means the repro now scores what the
+    reference says, or diverges only as families the implementation had before the patch
+    (``known``; still present, reported on their own) and no farther from the reference than
+    before.  A repro that moved to another wrong value (a new divergence, or farther away) is
+    still present: the patch changed the bug, it did not fix it."""
+    key = list(r.get("key") or [])
+    outcome = str(r.get("outcome") or "")
+    if not key:
+        if outcome == "value":
+            return FIXED, ""
+        return STILL, f"its repro now gives no number ({outcome})"
+    now = " + ".join(key)
+    expected, before, after = f.get("expected"), f.get("actual"), r.get("actual")
+    farther = (None not in (expected, before, after) and outcome == "value"
+               and abs(after - expected) > abs(before - expected))
+    if set(key) <= known and not farther:
+        return FIXED, f"its repro now diverges only as {now}, which the implementation had before"
+    why = "farther from the reference than before" if farther else "a divergence it did not have before"
+    return STILL, f"its repro still diverges, now as {now}: {why}"
 
 
 def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "patch",

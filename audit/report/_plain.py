@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any
 
+from ..jsontext import finite
 
-def finite(x: Any) -> Any:
-    """JSON-safe: non-finite floats become None, recursively."""
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, dict):
-        return {k: finite(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [finite(v) for v in x]
-    return x
+__all__ = ["finite", "plain"]
 
 
 def plain(obj: Any) -> Any:

@@ -25,6 +25,18 @@ def escape(s: str, limit: Optional[int] = None) -> str:
     return text
 
 
+def visible(s: str, keep: str = "\n\t") -> str:
+    """Text for a terminal or a document: every non-printable character (C0/C1 controls such
+    as ESC and BEL, surrogates, line separators, ...) except those in ``keep`` as \\uXXXX,
+    everything else unchanged (backslashes too: for text that is escaped already, or whose
+    backslashes are its own).  Implementation names, error texts and versions come from the
+    implementation under audit: an ESC in them must not reach the reader's terminal."""
+    if s.isprintable():
+        return s
+    return "".join(ch if ch.isprintable() or ch in keep
+                   else (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in s)
+
+
 def quoted(s: str, limit: Optional[int] = None) -> str:
     return '"' + escape(s, None if limit is None else max(1, limit - 2)) + '"'
 
@@ -57,13 +69,14 @@ def signed(x: Optional[float], digits: int = 6) -> str:
 
 
 def md_cell(s: str) -> str:
-    """Safe inside a markdown table cell."""
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("`", "\\`")
+    """Safe inside a markdown table cell (one line, nothing non-printable)."""
+    return escape(s.replace("\n", " ")).replace("|", "\\|").replace("`", "\\`")
 
 
 def md_code(s: str) -> str:
-    """Inline code inside a table cell (pipes escaped; backticks avoided by doubling fences)."""
-    s = s.replace("|", "\\|")
+    """Inline code inside a table cell (pipes escaped; backticks avoided by doubling fences;
+    non-printable characters shown as \\uXXXX)."""
+    s = visible(s, keep="").replace("|", "\\|")
     fence = "``" if "`" in s else "`"
     pad = " " if s.startswith("`") or s.endswith("`") else ""
     return f"{fence}{pad}{s}{pad}{fence}"

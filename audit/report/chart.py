@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import math
 from typing import Optional, Sequence
-from xml.sax.saxutils import escape as _xml
+from xml.sax.saxutils import escape as _xml_escape
+
+from ._text import visible
 
 WIDTH, HEIGHT = 640, 360
 MARGIN = {"left": 64, "right": 150, "top": 40, "bottom": 64}
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+
+
+def _xml(s) -> str:
+    """Text content of the SVG: XML-escaped, control characters (invalid in XML) as \\uXXXX."""
+    return _xml_escape(visible(str(s), keep=""))
 
 
 def _f(x: float) -> str:

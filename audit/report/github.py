@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Optional
 
-from ._text import md_cell, md_code, num, repro_text, signed
+from ._text import md_cell, md_code, num, repro_text, signed, visible
 from .markdown import conformance_matrix
 
 
@@ -26,7 +26,7 @@ def summary_markdown(result) -> str:
         if getattr(a, "conformance", None):
             lines += ["", f"### {md_cell(a.implementation)} conformance", ""] + conformance_matrix(a)
     lines += ["", f"seed {result.seed}, max examples {result.max_examples}, tolerance {result.tolerance:g}", ""]
-    return "\n".join(lines)
+    return visible("\n".join(lines))
 
 
 def append_github_summary(result, path: Optional[str] = None) -> Optional[Path]:

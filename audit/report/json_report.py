@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
 
+from .. import jsontext
 from ..families import title as family_title
 from ..outputs import atomic_write
 from ._plain import finite, plain
 
 #: Major.minor: a minor bump adds fields; a major bump changes or removes one.
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: implementations[].run (carried over from an earlier run)
 
 
 def _finding(f, enriched, impact: Optional[dict]) -> dict:
@@ -82,7 +82,7 @@ def build(enriched, *, impact: Optional[dict] = None, timestamp: bool = False) -
 
 
 def dumps(doc: dict) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+    return jsontext.dumps(doc)
 
 
 def write_json(enriched, path, *, impact: Optional[dict] = None, timestamp: bool = False, writer=None) -> Path:

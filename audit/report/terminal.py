@@ -20,7 +20,7 @@ from typing import Optional
 from rich.console import Console
 from rich.text import Text
 
-from ._text import fit_line, num, quoted, repro_text, signed
+from ._text import fit_line, num, quoted, repro_text, signed, visible
 from .contract_table import terminal_lines
 
 MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
@@ -84,7 +84,7 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
     width = max(MIN_WIDTH, min(MAX_WIDTH, int(width)))
     n = len(findings)
     out = [(f"chrF audit: {n} finding{'s' if n != 1 else ''}", "title")]
-    names = [f.implementation for f in findings]
+    names = [visible(f.implementation, keep="") for f in findings]
     fams = [f.family for f in findings]
     nums_w = 3 * NUM_W + 3 * len(GAP)
     heads = ("expected".rjust(NUM_W), "actual".rjust(NUM_W), "difference".rjust(NUM_W))
@@ -99,7 +99,7 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
                          "minimal repro".ljust(repro_w), *heads])
         out += [(head, "head"), ("-" * width, "rule")]
         for f in findings:
-            cells = [elide(f.implementation, impl_w).ljust(impl_w), elide(f.family, fam_w).ljust(fam_w),
+            cells = [elide(visible(f.implementation, keep=""), impl_w).ljust(impl_w), elide(f.family, fam_w).ljust(fam_w),
                      repro_cell(f.minimal.inputs, repro_w).ljust(repro_w)]
             cells += [x.rjust(NUM_W) for x in _numbers(f)]
             out.append((GAP.join(cells), "row"))
@@ -112,7 +112,7 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
                 (indent + "minimal repro".ljust(repro_w) + GAP + GAP.join(heads), "head"),
                 ("-" * width, "rule")]
         for f in findings:
-            name = elide(f.implementation, impl_w)
+            name = elide(visible(f.implementation, keep=""), impl_w)
             out.append((name + GAP + elide(f.family, width - len(name) - len(GAP)), "row"))
             nums = GAP.join(x.rjust(NUM_W) for x in _numbers(f))
             out.append((indent + repro_cell(f.minimal.inputs, repro_w).ljust(repro_w) + GAP + nums, "row"))
@@ -143,7 +143,7 @@ def render_terminal(result, console: Optional[Console] = None) -> None:
                           overflow="ignore")
     clean = [a for a in result.adapters if not a.findings]
     for a in clean:
-        console.print(Text(f"{a.implementation}{' ' + a.version if a.version else ''}: no finding "
-                           f"({a.examples} inputs)", style="" if plain else "green"))
+        console.print(Text(visible(f"{a.implementation}{' ' + a.version if a.version else ''}: no finding "
+                                   f"({a.examples} inputs)", keep=""), style="" if plain else "green"))
     if not result.adapters:
         console.print(Text("no implementation audited"))

@@ -10,13 +10,13 @@ crash, hang or exception of sacreBLEU is an Outcome, i.e. a robustness finding.
 
 from __future__ import annotations
 
-
 from reference_impl import ChrfParams
 from .. import significance as sig
 from ..adapters.isolation import _AUDIT_ROOT
 from .callables import CallableProcedure, CallableProcess
 from .data import make_corpus
-from .procedures import Procedure, StatsClaims, data_lines, guarded
+from . import side_effects
+from .procedures import EXCEPTION, Outcome, Procedure, StatsClaims, data_lines, dist_version, guarded, streams
 
 ALL = frozenset({"resamples", "alpha", "seed"})
 TIMEOUT = 120.0  # seconds per sacreBLEU call: hang detection only (``stats --timeout``)
@@ -27,23 +27,29 @@ class ReferenceCI(Procedure):
 
     kind, name, library = "ci", "chrf-audit:ci", "chrf-audit"
     source = "audit/significance.py:bootstrap_ci"
+    can_probe = True
 
     def __init__(self, params: ChrfParams | None = None):
         self.claims = StatsClaims(params=params or ChrfParams.make(), accepts=ALL,
                                   draw="numpy-choice")
 
+    def _fn(self, hyps, refs, *, resamples, alpha, seed) -> dict:
+        c = make_corpus(hyps, refs, self.claims.params)
+        r = sig.bootstrap_ci(c.stats, self.claims.params, resamples=resamples, alpha=alpha, seed=seed)
+        return {"score": r.score, "low": r.low, "high": r.high}
+
     def ci(self, hyps, refs, *, resamples, alpha, seed, layout="segments"):
-        def run():
-            c = make_corpus(hyps, refs, self.claims.params)
-            r = sig.bootstrap_ci(c.stats, self.claims.params, resamples=resamples, alpha=alpha, seed=seed)
-            return {"score": r.score, "low": r.low, "high": r.high}
-        return guarded(run, "ci")
+        return guarded(lambda: self._fn(hyps, refs, resamples=resamples, alpha=alpha, seed=seed), "ci")
+
+    def probe(self, form, hyps, refs, args, hyps_b=None):
+        return _probe(self._fn, "ci", form, hyps, refs, args, None)
 
 
 class ReferencePaired(Procedure):
     """audit.significance.paired_permutation / paired_bootstrap over segment statistics."""
 
     kind, library = "paired", "chrf-audit"
+    can_probe = True
 
     def __init__(self, test: str = "permutation", params: ChrfParams | None = None):
         self.test = test
@@ -53,14 +59,28 @@ class ReferencePaired(Procedure):
                                   statistic="bootstrap-t" if test == "bootstrap" else test,
                                   draw="numpy-choice")
 
+    def _fn(self, hyps_a, hyps_b, refs, *, resamples, seed) -> dict:
+        p = self.claims.params
+        a, b = make_corpus(hyps_a, refs, p), make_corpus(hyps_b, refs, p)
+        fn = sig.paired_permutation if self.test == "permutation" else sig.paired_bootstrap
+        key = "trials" if self.test == "permutation" else "resamples"
+        return {"p_value": fn(a.stats, b.stats, p, **{key: resamples}, seed=seed).p_value}
+
     def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
-        def run():
-            p = self.claims.params
-            a, b = make_corpus(hyps_a, refs, p), make_corpus(hyps_b, refs, p)
-            fn = sig.paired_permutation if self.test == "permutation" else sig.paired_bootstrap
-            key = "trials" if self.test == "permutation" else "resamples"
-            return {"p_value": fn(a.stats, b.stats, p, **{key: resamples}, seed=seed).p_value}
-        return guarded(run, "paired")
+        return guarded(lambda: self._fn(hyps_a, hyps_b, refs, resamples=resamples, seed=seed), "paired")
+
+    def probe(self, form, hyps, refs, args, hyps_b=None):
+        return _probe(self._fn, "paired", form, hyps, refs, args, hyps_b)
+
+
+def _probe(fn, kind, form, hyps, refs, args, hyps_b):
+    """The side-effect probe in chrf-audit's own process (these procedures are not under
+    audit: trusted, and cheap to call here)."""
+    kw = {k: args[k] for k in (("resamples", "alpha", "seed") if kind == "ci" else ("resamples", "seed"))}
+    res, error, changes = side_effects.probe(fn, kind, side_effects.arguments(kind, form, hyps, refs, hyps_b), kw)
+    if error is not None:
+        return Outcome(EXCEPTION, None, f"{type(error).__name__}: {error}"[:300]), changes
+    return guarded(lambda: res, kind), changes
 
 
 def _metric_kwargs(params: ChrfParams) -> dict:
@@ -71,34 +91,25 @@ def _metric_kwargs(params: ChrfParams) -> dict:
             "eps_smoothing": params.definition == "sacrebleu-eps"}
 
 
-def _sacrebleu_version():
-    """From the installed distribution's metadata: reading it runs none of sacreBLEU's code."""
-    try:
-        from importlib.metadata import version
-        return version("sacrebleu")
-    except Exception:  # noqa: BLE001 - not installed: every call then reports the import error
-        return None
-
-
 class _SacrebleuWorker(CallableProcedure):
     """A sacreBLEU procedure whose calls run in its own worker process (sacreBLEU is code under
     audit): ``audit.stats.sacrebleu_calls:<function>`` hosted by the callable worker, started
     at the first call (so a crash at start-up is a finding too), with chrf-audit's root, not
     the current directory, first on its path.  Names, claims, sources and snippets stay
-    sacreBLEU's; the calls get the segment-major references and the metric's arguments."""
+    sacreBLEU's; the calls get the reference streams and the metric's arguments."""
 
     library = "sacrebleu"
 
     def _host(self, function: str, timeout: float) -> None:
         self.spec = f"audit.stats.sacrebleu_calls:{function}"
-        self.version = _sacrebleu_version()
+        self.version = dist_version("sacrebleu")  # metadata: runs none of sacreBLEU's code
         self.process = CallableProcess(self.spec, self.kind, timeout, import_dir=_AUDIT_ROOT)
 
     def _kw(self, resamples, seed, alpha=None) -> dict:
         return dict(super()._kw(resamples, seed, alpha), metric=_metric_kwargs(self.claims.params))
 
     def _refs(self, refs, layout):
-        return refs  # sacrebleu_calls lays them out as reference streams itself
+        return streams(refs)  # what sacreBLEU documents, whatever layout the check asked for
 
 
 _HEAD = "import os\nos.environ['SACREBLEU_SEED'] = {seed!r}\nfrom sacrebleu.metrics import CHRF\n"

@@ -17,6 +17,12 @@ on JSON lines, ASCII only:
    "references": ..., "kwargs": {...}}    -> {"id": k, "score", "low", "high"} | {"id": k, "p_value"}
                                              | {"id": k, "error": "Type: message"}
                                              | {"id": k, "invalid": "non-numeric result ..."}
+  {"id": k, "op": "probe", "form": "lists" | "numpy", ...the same fields}
+                                          -> the same answer + "side_effects": [str, ...]
+
+``probe`` calls the callable here, on Python lists or numpy arrays, and says what the call
+changed in this process: its arguments, numpy.random's global state, Python's ``random``
+state (``audit.stats.side_effects``).
 
 Numbers are sent as JSON numbers (``NaN``/``Infinity`` included, so that the parent can say
 "not finite" rather than "not a number"); the parent parses and validates every line as data.
@@ -69,14 +75,28 @@ def _short(text: str, limit: int = 300) -> str:
 def answer(fn, kind: str, req: dict, verbatim: bool = False) -> dict:
     """``verbatim``: an exception's text is kept as is (only cut at 300 characters), for the
     built-in sacreBLEU procedures (``audit.stats.sacrebleu_calls``), whose findings quote it."""
-    args = [list(req.get("hypotheses") or [])]
-    if kind == "paired":
-        args.append(list(req.get("hypotheses_b") or []))
+    hyps_b = req.get("hypotheses_b") or [] if kind == "paired" else None
+    if req.get("op") == "probe":
+        from audit.stats import side_effects
+        args = side_effects.arguments(kind, req.get("form"), req.get("hypotheses") or [],
+                                      req.get("references") or [], hyps_b)
+        res, error, changes = side_effects.probe(fn, kind, args, req.get("kwargs") or {})
+        out = result(kind, res, error, verbatim)
+        out["side_effects"] = [_short(c, 500) for c in changes]
+        return out
+    args = [list(req.get("hypotheses") or [])] + ([list(hyps_b)] if kind == "paired" else [])
     args.append(req.get("references") or [])
     try:
         res = fn(*args, **(req.get("kwargs") or {}))
     except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: the callable's
-        text = f"{type(e).__name__}: {e}"
+        return result(kind, None, e, verbatim)
+    return result(kind, res, None, verbatim)
+
+
+def result(kind: str, res, error, verbatim: bool) -> dict:
+    """The answer for a call that returned ``res`` or raised ``error``."""
+    if error is not None:
+        text = f"{type(error).__name__}: {error}"
         return {"error": text[:300] if verbatim else _short(text)}
     try:
         return values(kind, res)
@@ -97,7 +117,9 @@ def main() -> None:
     os.dup2(2, 1)  # the callable's prints go to stderr, never into the protocol
     sys.path.insert(0, import_dir)
 
+    from audit import subreaper
     from audit.adapters.worker import _watch_parent
+    subreaper.become_subreaper()  # daemons the callable starts stay in this tree
     if os.getpgid(0) == os.getpid():  # our own group: the parent started us in a new session
         threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
@@ -132,12 +154,14 @@ def main() -> None:
             out = {"error": load_error}
         elif req.get("op") == "hello":
             out = {"source": source}
-        elif req.get("op") == kind:
+        elif req.get("op") in (kind, "probe"):
             out = answer(fn, kind, req, verbatim)
         else:
             out = {"error": f"unknown op {req.get('op')!r} (this worker serves {kind!r})"}
         out["id"] = rid
         send(out)
+        subreaper.reap_adopted()
+    subreaper.kill_tree(os.getpid())  # what it started ends with it (orphans would go to init)
     os._exit(0)  # skip interpreter teardown of whatever the callable left behind
 
 

@@ -36,7 +36,7 @@ from ..adapters.isolation import worker_env
 from ..adapters.supervisor import Supervisor
 from ..errors import UsageError
 from .external import StatsProcess
-from .procedures import Procedure, StatsClaims, data_lines, streams
+from .procedures import Procedure, StatsClaims, data_lines, dist_version, streams
 
 
 def check_spec(spec: str) -> None:
@@ -119,13 +119,15 @@ class CallableProcess(StatsProcess):
 
 
 class CallableProcedure(Procedure):
+    remote, can_probe = True, True
+
     def __init__(self, spec: str, kind: str, claims: StatsClaims, timeout: float = 120.0):
         check_spec(spec)
         self.kind = kind
         self.spec = spec
         self.name = spec
         self.library = spec.partition(":")[0].split(".")[0]
-        self.version = _version(self.library)
+        self.version = dist_version(self.library)
         self.claims = claims
         self.process = CallableProcess(spec, kind, timeout)
         try:
@@ -149,18 +151,26 @@ class CallableProcedure(Procedure):
     def _refs(self, refs, layout):
         return streams(refs) if layout == "documented" and self.claims.documented_layout == "streams" else refs
 
-    def _request(self, hyps, refs, layout, kw, hyps_b=None):
-        req = {"op": self.kind, "hypotheses": list(hyps), "references": self._refs(refs, layout),
+    def _request(self, hyps, refs, layout, kw, hyps_b=None, op=None, form=None):
+        req = {"op": op or self.kind, "hypotheses": list(hyps), "references": self._refs(refs, layout),
                "kwargs": kw}
         if hyps_b is not None:
             req["hypotheses_b"] = list(hyps_b)
-        return self.process.request(req)
+        if form is not None:
+            req["form"] = form
+        return self.process.request(req, self.kind)
 
     def ci(self, hyps, refs, *, resamples, alpha, seed, layout="segments"):
         return self._request(hyps, [list(r) for r in refs], layout, self._kw(resamples, seed, alpha))
 
     def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
         return self._request(hyps_a, [list(r) for r in refs], layout, self._kw(resamples, seed), hyps_b)
+
+    def probe(self, form, hyps, refs, args, hyps_b=None):
+        out = self._request(hyps, [list(r) for r in refs], "segments",
+                            self._kw(args["resamples"], args["seed"], args.get("alpha")), hyps_b,
+                            op="probe", form=form)
+        return out, list(out.effects or ())
 
     def close(self) -> None:
         self.process.close()
@@ -178,21 +188,13 @@ class CallableProcedure(Procedure):
         return "\n".join(lines) + "\n"
 
 
-def _version(dist: str):
-    try:
-        from importlib.metadata import version
-        return version(dist)
-    except Exception:  # noqa: BLE001 - a local module has no distribution
-        return None
-
-
 def make(spec: str, kind: str, *, accepts="resamples,alpha,seed", statistic="permutation",
-         documented_layout="segments", params: ChrfParams | None = None,
+         documented_layout="segments", params: ChrfParams | None = None, draw: str | None = None,
          timeout: float = 120.0) -> CallableProcedure:
     acc = frozenset(a.strip() for a in accepts.split(",") if a.strip())
     unknown = acc - {"resamples", "alpha", "seed"}
     if unknown:
         raise UsageError(f"--accepts: unknown {sorted(unknown)} (resamples, alpha, seed)")
     claims = StatsClaims(params=params or ChrfParams.make(), accepts=acc, statistic=statistic,
-                         documented_layout=documented_layout)
+                         documented_layout=documented_layout, draw=draw)
     return CallableProcedure(spec, kind, claims, timeout)

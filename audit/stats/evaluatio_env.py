@@ -11,14 +11,19 @@ protocol.  The cache is ``$CHRF_AUDIT_CACHE`` or ``~/.cache/chrf-audit``; never 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from ..errors import UsageError
+from ..locking import locked
+from ..stderr_lines import informative
 
 EVALUATIO_VERSION = "0.5.2"
 SERVER = Path(__file__).with_name("evaluatio_server.py")
+#: written last: a venv without it is half-made
+READY = ".chrf-audit-ready"
 
 
 def cache_dir() -> Path:
@@ -30,32 +35,67 @@ def _python(venv: Path) -> Path:
     return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+HINT = ("give an interpreter that has evaluatio with --evaluatio-python PATH, "
+        "or audit only sacreBLEU with --sacrebleu")
+
+
+def _ready(venv: Path) -> bool:
+    return (venv / READY).is_file() and _python(venv).exists()
+
+
 def ensure(version: str = EVALUATIO_VERSION, log=None) -> Path:
-    """The interpreter of a venv holding evaluatio ``version``; created when missing."""
-    venv = cache_dir() / f"evaluatio-{version}"
-    py = _python(venv)
-    marker = venv / ".chrf-audit-ready"
-    if marker.exists() and py.exists():
-        return py
+    """The interpreter of a venv holding evaluatio ``version``; created when missing.
+
+    Creation runs under a lock file beside the venv, so two runs at once create it once (the
+    second waits, then finds it ready).  The venv counts as ready only once its marker file
+    is written last; a failed creation removes what it made, and one that was killed half-way
+    (no marker) is removed and redone by the next run."""
+    root = cache_dir()
+    venv = root / f"evaluatio-{version}"
+    if _ready(venv):
+        return _python(venv)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        with locked(root / f"evaluatio-{version}.lock", say=log or (lambda m: None)):
+            if not _ready(venv):
+                if venv.exists() or venv.is_symlink():
+                    _remove(venv)
+                try:
+                    _create(venv, version, log)
+                except BaseException:
+                    _remove(venv)
+                    raise
+    except OSError as exc:
+        raise UsageError(f"cannot prepare the evaluatio environment in {venv}: {exc.strerror or exc}; {HINT}") from None
+    return _python(venv)
+
+
+def _remove(venv: Path) -> None:
+    if venv.is_symlink() or venv.is_file():
+        venv.unlink()
+    else:
+        shutil.rmtree(venv, ignore_errors=True)
+
+
+def _create(venv: Path, version: str, log) -> None:
     try:  # metadata only: sacreBLEU's code never runs in chrf-audit's process
-        from importlib.metadata import version
-        sb = f"sacrebleu=={version('sacrebleu')}"
+        from importlib.metadata import version as installed
+        sb = f"sacrebleu=={installed('sacrebleu')}"
     except Exception:  # noqa: BLE001  # pragma: no cover - sacrebleu is a dependency
         sb = "sacrebleu"
     if log:
         log(f"creating {venv} (evaluatio=={version}, {sb}) ...")
-    venv.parent.mkdir(parents=True, exist_ok=True)
+    py = _python(venv)
     steps = [[sys.executable, "-m", "venv", str(venv)],
              [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check",
               f"evaluatio=={version}", sb]]
     for cmd in steps:
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace")
         if r.returncode != 0:
-            tail = (r.stderr or r.stdout).strip().splitlines()[-1:] or ["(no output)"]
+            said = informative(r.stderr or r.stdout) or "(no output)"
             raise UsageError(f"cannot prepare the evaluatio environment: {' '.join(cmd[:4])}... "
-                             f"failed: {tail[0]}")
-    marker.write_text(f"evaluatio=={version}\n{sb}\n")
-    return py
+                             f"failed: {said}; {HINT}")
+    (venv / READY).write_text(f"evaluatio=={version}\n{sb}\n")
 
 
 def command(python: str | os.PathLike | None = None, log=None) -> str:

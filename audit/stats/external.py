@@ -8,6 +8,7 @@ one-request calls and turns the hello's ``stats`` object into procedures with cl
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from reference_impl import ChrfParams
 from ..adapters.base import AdapterError
@@ -15,14 +16,16 @@ from ..adapters.external import ExternalProcess, _encode
 from ..adapters.frames import Overlong
 from ..errors import UsageError
 from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, Procedure,
-                         StatsClaims, check_values, data_lines)
+                         StatsClaims, data_lines, outcome)
 
 
 class StatsProcess(ExternalProcess):
     def __init__(self, command: str, timeout: float):
         super().__init__(command, timeout)
 
-    def request(self, req: dict) -> Outcome:
+    def request(self, req: dict, kind: str | None = None) -> Outcome:
+        """One call; ``kind`` ("ci" or "paired") defaults to the op's."""
+        kind = kind or ("ci" if req["op"] == "ci" else "paired")
         with self.lock:
             try:
                 self.ensure()
@@ -47,20 +50,28 @@ class StatsProcess(ExternalProcess):
         if not isinstance(ans, dict) or ans.get("id") != rid:
             self.kill()
             return Outcome(INVALID, None, f"answer {line[:200]} does not echo id {rid}")
-        if "error" in ans:
-            return Outcome(EXCEPTION, None, str(ans["error"])[:300])
-        if isinstance(ans.get("invalid"), str):  # the callable worker: a non-numeric result
-            return Outcome(INVALID, None, ans["invalid"][:300])
-        keys = ("score", "low", "high") if req["op"] == "ci" else ("p_value",)
-        values = {k: ans.get(k) for k in keys}
-        if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values.values()):
-            return Outcome(INVALID, values, f"answer lacks numbers for {keys}: {line[:200]}")
-        values = {k: float(v) for k, v in values.items()}
-        problem = check_values("ci" if req["op"] == "ci" else "paired", values)
-        return Outcome(INVALID, values, problem) if problem else Outcome("value", values)
+        out = _answer(ans, kind, line)
+        effects = ans.get("side_effects")
+        if req["op"] == "probe" and isinstance(effects, list):
+            out = replace(out, effects=tuple(str(x)[:500] for x in effects[:20]))
+        return out
+
+
+def _answer(ans: dict, kind: str, line: str) -> Outcome:
+    if "error" in ans:
+        return Outcome(EXCEPTION, None, str(ans["error"])[:300])
+    if isinstance(ans.get("invalid"), str):  # the callable worker: a non-numeric result
+        return Outcome(INVALID, None, ans["invalid"][:300])
+    keys = ("score", "low", "high") if kind == "ci" else ("p_value",)
+    values = {k: ans.get(k) for k in keys}
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values.values()):
+        return Outcome(INVALID, values, f"answer lacks numbers for {keys}: {line[:200]}")
+    return outcome(kind, {k: float(v) for k, v in values.items()})
 
 
 class ExternalProcedure(Procedure):
+    remote = True
+
     def __init__(self, process: StatsProcess, op: str, spec: dict, hello: dict, params: ChrfParams):
         self.process = process
         self.kind = "ci" if op == "ci" else "paired"
@@ -71,6 +82,7 @@ class ExternalProcedure(Procedure):
         self.version = hello.get("version")
         self.environment = hello.get("versions") if isinstance(hello.get("versions"), dict) else None
         self.source = str(spec.get("function") or process.command)
+        self.can_probe = spec.get("probe") is True
         self.claims = StatsClaims(
             params=params,
             resamples=int(spec.get("resamples", 1000)), alpha=float(spec.get("alpha", 0.05)),
@@ -95,6 +107,18 @@ class ExternalProcedure(Procedure):
     def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments"):
         return self.process.request(self._req("paired", hyps_a, refs, resamples, seed, layout,
                                               hypotheses_b=list(hyps_b), test=self.test))
+
+    def probe(self, form, hyps, refs, args, hyps_b=None):
+        """The side-effect probe, run by the program in its own process (where its hello says
+        it can, ``"probe": true``: over JSON nothing of the caller's could change)."""
+        extra = {"kind": self.kind, "form": form}
+        if self.kind == "ci":
+            extra["alpha"] = args["alpha"]
+        else:
+            extra["hypotheses_b"] = list(hyps_b)
+        out = self.process.request(self._req("probe", hyps, refs, args["resamples"], args["seed"], "segments",
+                                             **extra), self.kind)
+        return out, list(out.effects or ())
 
     def snippet(self, call: dict) -> str:
         fn = self.source

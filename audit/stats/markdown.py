@@ -12,7 +12,7 @@ from pathlib import Path
 from ..report.chart import bar_chart, line_chart
 from . import snippets
 from .families import FAMILIES
-from .report import claims_dict
+from .report import claims_dict, family_rows
 from .runner import ProcedureRun, StatsRun
 
 
@@ -56,6 +56,8 @@ def _repro(proc, call) -> str:
         code = snippets.null_calibration(proc, call, call["trials"], call["segments"])
     elif call.get("generator") == "coverage":
         code = snippets.coverage(proc, call, call["truth"], call["trials"], call["segments"], call["pool"])
+    elif call.get("form"):
+        code = snippets.side_effects(proc, call)
     elif "hyps" in call:
         code = proc.snippet(call)
     return "```python\n" + code + "```\n" if code else ""
@@ -79,15 +81,11 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
     lines.append(f"- Python {env.get('python')}, numpy {env.get('numpy')} (chrf-audit side), seed {run.settings.seed}")
     lines += ["", "## Summary", "", "| procedure | family | status | what |", "|---|---|---|---|"]
     for r in runs:
-        fams = {f.family: f for f in r.findings}
-        for fam in FAMILIES:
-            checks = [c for c in r.results if c.family == fam]
-            if not checks:
-                continue
-            status = "**finding**" if fam in fams else (
-                "inconclusive" if any(c.status == "inconclusive" for c in checks) else "pass")
-            what = fams[fam].main.summary if fam in fams else "; ".join(c.check for c in checks)
-            lines.append(f"| `{r.procedure.name}` | `{fam}` | {status} | {what.replace('|', '/')} |")
+        for fam, status, what in family_rows(r):
+            if status == "pass":
+                what = "; ".join(dict.fromkeys(c.check for c in r.results if c.family == fam))
+            shown = f"**{status}**" if status == "finding" else status
+            lines.append(f"| `{r.procedure.name}` | `{fam}` | {shown} | {what.replace('|', '/')} |")
     for r in runs:
         p = r.procedure
         lines += ["", f"## `{p.name}`", "", f"Source: `{p.source}`. Claims: "
@@ -117,15 +115,13 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
 
 
 def write(run: StatsRun, out_dir: str | Path) -> list[Path]:
+    from ..outputs import atomic_write
+
     out = Path(out_dir)
-    (out / "charts").mkdir(parents=True, exist_ok=True)
     written = []
     for lib in sorted({r.procedure.library for r in run.runs}):
-        path = out / f"{_slug(lib)}.md"
-        path.write_text(render(run, lib), encoding="utf-8")
-        written.append(path)
+        written.append(atomic_write(out / f"{_slug(lib)}.md", render(run, lib)))
     for r in run.runs:
         for name, svg in charts(r).items():
-            (out / "charts" / name).write_text(svg, encoding="utf-8")
-            written.append(out / "charts" / name)
+            written.append(atomic_write(out / "charts" / name, svg))
     return written

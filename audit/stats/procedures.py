@@ -28,6 +28,7 @@ class Outcome:
     kind: str
     values: Optional[dict] = None     # {"score", "low", "high"} or {"p_value"}
     detail: str = ""
+    effects: Optional[tuple] = None   # a probe's answer: what the call changed in its caller
 
     @property
     def ok(self) -> bool:
@@ -61,11 +62,20 @@ class Procedure:
     version: Optional[str] = None
     claims: StatsClaims = StatsClaims()
     source: str = ""                    # where the procedure lives (for reports)
+    remote: bool = False                # runs in another process (its calls are waited for)
+    can_probe: bool = False             # ``probe`` is implemented (the side-effect check)
 
     def ci(self, hyps, refs, *, resamples, alpha, seed, layout="segments") -> Outcome:
         raise NotImplementedError
 
     def paired(self, hyps_a, hyps_b, refs, *, resamples, seed, layout="segments") -> Outcome:
+        raise NotImplementedError
+
+    def probe(self, form: str, hyps, refs, args: dict, hyps_b=None):
+        """Call the procedure in the caller's process (for a callable: its worker's) on
+        Python lists (``form`` "lists") or numpy arrays ("numpy") and report what the call
+        changed there: ``(Outcome, [change, ...])`` (``audit.stats.side_effects``).  Only where
+        ``can_probe``: an external program gets JSON, unless it runs the probe itself."""
         raise NotImplementedError
 
     def snippet(self, call: dict) -> str:
@@ -129,6 +139,13 @@ def check_values(kind: str, values: dict) -> Optional[str]:
     return None
 
 
+def outcome(kind: str, values: dict) -> Outcome:
+    """The outcome of numeric ``values`` (floats): a value, or invalid with its reason (the
+    numbers are kept: the other checks still use them)."""
+    problem = check_values(kind, values)
+    return Outcome(INVALID, values, problem) if problem else Outcome(VALUE, values)
+
+
 def guarded(fn: Callable[[], dict], kind: str) -> Outcome:
     """Run one in-process call: an exception is an outcome, never the audit's crash."""
     try:
@@ -139,10 +156,16 @@ def guarded(fn: Callable[[], dict], kind: str) -> Outcome:
         values = {k: float(v) for k, v in values.items()}
     except (TypeError, ValueError) as e:
         return Outcome(INVALID, None, f"non-numeric result {values!r}: {e}"[:300])
-    problem = check_values(kind, values)
-    if problem:
-        return Outcome(INVALID, values, problem)
-    return Outcome(VALUE, values)
+    return outcome(kind, values)
+
+
+def dist_version(dist: str) -> Optional[str]:
+    """An installed distribution's version from its metadata (running none of its code)."""
+    try:
+        from importlib.metadata import version
+        return version(dist)
+    except Exception:  # noqa: BLE001 - not installed, or a local module without metadata
+        return None
 
 
 def streams(refs: Sequence[Sequence[str]]) -> list[list[str]]:

@@ -9,10 +9,11 @@ written: same seed and environment give byte-identical files.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict
 
+from .. import jsontext
+from ..report._text import visible
 from .families import FAMILIES
 from .runner import StatsRun
 
@@ -94,26 +95,33 @@ def build(run: StatsRun) -> dict:
 
 
 def to_json(run: StatsRun) -> str:
-    return json.dumps(build(run), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    return jsontext.dumps(build(run))
+
+
+def family_rows(r) -> list[tuple[str, str, str]]:
+    """(family, status, what) per audited family of one procedure run, in the families'
+    order: the terminal table and the markdown summary both show these."""
+    fams = {f.family: f for f in r.findings}
+    rows = []
+    for fam in FAMILIES:
+        checks = [c for c in r.results if c.family == fam]
+        if not checks:
+            continue
+        if fam in fams:
+            status, what = "finding", fams[fam].main.summary
+        elif any(c.status == "inconclusive" for c in checks):
+            status, what = "inconclusive", next(c.summary for c in checks if c.status == "inconclusive")
+        else:
+            status, what = "pass", f"{len(checks)} check(s) passed"
+        rows.append((fam, status, what))
+    return rows
 
 
 def terminal_rows(run: StatsRun) -> list[tuple[str, str, str, str]]:
     """(procedure, family, status, what) per audited family, in the order of the report."""
-    rows = []
-    for r in run.runs:
-        fams = {f.family: f for f in r.findings}
-        for fam in FAMILIES:
-            checks = [c for c in r.results if c.family == fam]
-            if not checks:
-                continue
-            if fam in fams:
-                status, what = "finding", fams[fam].main.summary
-            elif any(c.status == "inconclusive" for c in checks):
-                status, what = "inconclusive", next(c.summary for c in checks if c.status == "inconclusive")
-            else:
-                status, what = "pass", f"{len(checks)} check(s) passed"
-            rows.append((r.procedure.name, fam, status, what[:160]))
-    return rows
+    # names and exception texts come from the procedure under audit: shown, never acted on
+    return [(visible(r.procedure.name, keep=""), fam, status, visible(what[:160], keep=""))
+            for r in run.runs for fam, status, what in family_rows(r)]
 
 
 _STYLE = {"finding": "red", "inconclusive": "yellow", "pass": "green"}
@@ -127,18 +135,19 @@ def terminal(run: StatsRun, console=None) -> None:
 
     from rich import box
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
     console = console or Console()
     console.print("[bold]chrf-audit stats: statistical procedures[/bold]")
     all_rows = terminal_rows(run)
     family_width = max((len(row[1]) for row in all_rows), default=6)  # aligned across the tables
     for procedure, rows in groupby(all_rows, key=lambda row: row[0]):
-        table = Table(title=procedure, title_justify="left", box=box.SIMPLE_HEAD)
+        table = Table(title=escape(procedure), title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("family", no_wrap=True, min_width=family_width)
         table.add_column("status", no_wrap=True, min_width=len("inconclusive"))
         table.add_column("what", overflow="fold", ratio=1)
         for _, fam, status, what in rows:
-            table.add_row(fam, f"[{_STYLE[status]}]{status}[/{_STYLE[status]}]", what)
+            table.add_row(fam, f"[{_STYLE[status]}]{status}[/{_STYLE[status]}]", escape(what))
         console.print(table)
     n = len(run.findings)
     console.print(f"{n} finding(s) in {len(run.runs)} procedure(s), seed {run.settings.seed}")

@@ -9,17 +9,16 @@ every call (``metric=``), so the worker needs nothing but the request.
 sacreBLEU reads its seed from the ``SACREBLEU_SEED`` environment variable at call time; each
 call sets it (in the worker's environment) for its duration and restores it.
 
-``references`` arrive segment-major (``references[i]`` lists segment i's references) and are
-turned into sacreBLEU's reference streams here, whatever layout the check asked for: the
-built-in procedures always pass what sacreBLEU documents.
+``references`` arrive as sacreBLEU's reference streams (``references[j]`` is the j-th
+reference of every segment), whatever layout the check asked for: the built-in procedures
+always pass what sacreBLEU documents.  Hypotheses and streams are handed to sacreBLEU as
+they arrive (no copies), so the worker's side-effect probe sees what sacreBLEU does to them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-
-from .procedures import streams
 
 #: The worker reports this function's exceptions as ``"{type}: {message}"[:300]`` without
 #: folding whitespace (what the former in-process ``guarded`` call reported).
@@ -47,7 +46,7 @@ def _metric(metric: dict):
 def ci(hypotheses, references, *, resamples, seed, metric):
     """``CHRF(**metric).corpus_score(hyps, streams, n_bootstrap=R)``: mu +- ci."""
     with _seed(seed):
-        s = _metric(metric).corpus_score(hypotheses, streams(references), n_bootstrap=resamples)
+        s = _metric(metric).corpus_score(hypotheses, references, n_bootstrap=resamples)
     if resamples < 2:  # no bootstrap by API design: the interval is the point
         return {"score": s.score, "low": s.score, "high": s.score}
     return {"score": s.score, "low": s._mean - s._ci, "high": s._mean + s._ci}
@@ -56,8 +55,8 @@ def ci(hypotheses, references, *, resamples, seed, metric):
 def _paired(test, hyps_a, hyps_b, references, resamples, seed, metric):
     from sacrebleu.significance import PairedTest
     with _seed(seed):
-        pt = PairedTest([("a", list(hyps_a)), ("b", list(hyps_b))], {"chrF": _metric(metric)},
-                        streams(references), test_type=test, n_samples=resamples)
+        pt = PairedTest([("a", hyps_a), ("b", hyps_b)], {"chrF": _metric(metric)},
+                        references, test_type=test, n_samples=resamples)
         _, scores = pt()
     name = next(k for k in scores if k != "System")
     return {"p_value": scores[name][1].p_value}

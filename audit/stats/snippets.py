@@ -81,3 +81,33 @@ for t in range({trials}):
     covered += result[1] <= truth <= result[2]
 print("coverage:", covered / {trials}, "expected about", 1 - {call.get("alpha", 0.05)!r})
 ''')
+
+
+def side_effects(proc, call: dict) -> str | None:
+    """The call of a side-effect finding, with its inputs watched: prints whether the call
+    changed them, and the caller's next draws from both global generators against what they
+    would have been (``audit.stats.side_effects``: both seeded with STATE_SEED first)."""
+    from .procedures import data_lines
+    from .side_effects import STATE_SEED
+    parts = _split(proc, call)
+    if parts is None:
+        return None
+    head, body, expr = parts
+    conv = []
+    if call.get("form") == "numpy":
+        conv = [f"{k} = np.array({k})" for k in ("hyps", "hyps_b", "refs") if k in call]
+    # the watch starts just before the statement that calls the library
+    at = next((i for i, ln in enumerate(body) if not ln.startswith(("refs", "hyps"))), len(body))
+    watch = [f"np.random.seed({STATE_SEED}); random.seed({STATE_SEED})",
+             "watched = {k: copy.deepcopy(v) for k, v in dict(globals()).items()",
+             "           if k in ('hyps', 'hyps_b', 'refs', 'refs_streams')}"]
+    tail = [f"print({expr})",
+            "for k, v in watched.items():",
+            "    same = np.array_equal(v, globals()[k]) if isinstance(v, np.ndarray) else v == globals()[k]",
+            "    print(k, 'unchanged' if same else 'CHANGED by the call')",
+            f"print('next np.random.random():', np.random.random(), 'expected',"
+            f" np.random.RandomState({STATE_SEED}).random_sample())",
+            f"print('next random.random():', random.random(), 'expected', random.Random({STATE_SEED}).random())"]
+    lines = (["import copy", "import random", "import numpy as np", *head, *data_lines(call), *conv,
+              *body[:at], *watch, *body[at:], *tail])
+    return "\n".join(lines) + "\n"

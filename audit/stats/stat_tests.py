@@ -25,13 +25,6 @@ def binom_cdf(k: int, n: int, p: float) -> float:
     return float(sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k + 1)))
 
 
-def binom_two_sided(k: int, n: int, p: float) -> float:
-    """Two-sided exact binomial p-value: 2 * min(lower tail, upper tail), capped at 1."""
-    lower = binom_cdf(k, n, p)
-    upper = 1.0 - binom_cdf(k - 1, n, p)
-    return min(1.0, 2.0 * min(lower, upper))
-
-
 def binom_interval(n: int, p: float, level: float = LEVEL) -> tuple[int, int]:
     """The acceptance region [lo, hi] of counts: each tail outside has mass <= level / 2."""
     lo = 0
@@ -68,3 +61,22 @@ def proportion_sd(p: float, n: int) -> float:
 
 def is_float32(v: float) -> bool:
     return float(np.float32(v)) == float(v)
+
+
+#: A difference from the float64 replay of the procedure's own draw is rounding (and earns
+#: ``low-precision``) when it is at most this many float32 ulps of the value: float32
+#: arithmetic over summed counts errs by a few ulps; a different construction (another
+#: quantile, standard error, statistic) moves a bound or p-value by Monte Carlo-sized amounts
+#: (>= 1e-3 on the inputs the audit uses).
+ROUNDING_ULPS = 64
+
+
+def ulp32(v: float) -> float:
+    """The spacing of float32 numbers at ``v`` (at least that at 1: values near 0 carry the
+    rounding of the 0..100 scale's arithmetic)."""
+    return float(np.spacing(np.float32(max(abs(v), 1.0))))
+
+
+def rounding(diff: float, value: float) -> bool:
+    """Is ``diff`` (> 0) of the size float32 rounding makes at ``value``?"""
+    return diff <= ROUNDING_ULPS * ulp32(value)

@@ -129,7 +129,7 @@ def _generic_snippet(implementation: str, finding) -> str:
     if (finding.source or {}).get("call") == "http" and getattr(finding, "request", None) is not None:
         return _http_snippet(implementation, finding)
     m = finding.minimal
-    head = [f"# chrF repro for {implementation}: {finding.family}", f"# {finding.title}"]
+    head = [f"# chrF repro for {_one_line(implementation)}: {finding.family}", f"# {_one_line(finding.title)}"]
     if finding.family.startswith("metamorphic-"):
         head.append(f"# Expected {m.expected!r} on 0..100: its own score before the transformation.")
     else:
@@ -154,12 +154,17 @@ def _generic_snippet(implementation: str, finding) -> str:
     return "\n".join(head + [
         "# One request of the external protocol (docs/external-protocol.md), piped into the",
         f"# audited program as is; it answers {_one_line(got)}.",
-        f"printf '%s\\n' {shlex.quote(line)} | {command}",
+        f"printf '%s\\n' {shlex.quote(line)} | {_one_line(command, None)}",
     ]) + "\n"
 
 
-def _one_line(text) -> str:
-    return " ".join(str(text).split())[:200]
+def _one_line(text, limit=200) -> str:
+    """One line of a snippet (a comment, the command): an implementation's error text, name
+    or command may hold newlines, ESC or surrogates, which must neither end the comment nor
+    reach the reader's terminal."""
+    from ..report._text import visible
+
+    return visible(" ".join(str(text).split()), keep="")[:limit]
 
 
 def snippet_language(implementation: str, finding) -> str:

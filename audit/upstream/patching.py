@@ -1,8 +1,10 @@
 """Unified diffs against installed upstream sources, applied to temporary copies only.
 
 ``apply_to_copy`` copies the top-level package(s) a diff touches into a temporary directory
-and applies the diff there (with the ``patch`` program when present, else
-``apply_unified_diff``); the installed package is never written to.  Every path a diff names
+and applies the diff there with ``apply_unified_diff`` (exact hunks, at their line or the
+nearest offset, like ``patch --fuzz=0``); the installed package is never written to.  No
+external ``patch`` program is used: the same diff gives the same copy on every machine,
+whether or not one is installed.  Every path a diff names
 is checked (``safe_relpath``, ``contained``) before anything is copied or written.  Auditing
 the patched copy is ``audit.patch_validation``'s job.
 """
@@ -12,9 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 import shutil
-import subprocess
 from pathlib import Path
-from typing import Optional
 
 
 class PatchError(Exception):
@@ -79,10 +79,14 @@ def parse_unified_diff(diff: str) -> list[tuple[str, list[tuple[int, list[str], 
             new_len = int(m.group(4)) if m.group(4) is not None else 1
             old, new = [], []
             i += 1
-            while i < len(lines) and (len(old) < old_len or len(new) < new_len):
+            last = ""
+            while i < len(lines) and (len(old) < old_len or len(new) < new_len or lines[i].startswith("\\")):
                 hl = lines[i]
                 tag, body = hl[:1], hl[1:]
-                if hl.startswith("\\"):
+                if hl.startswith("\\"):  # "\ No newline at end of file": of the line before
+                    for side in ((old,) if last == "-" else (new,) if last == "+" else (old, new)):
+                        if side and side[-1].endswith("\n"):
+                            side[-1] = side[-1][:-2] if side[-1].endswith("\r\n") else side[-1][:-1]
                     i += 1
                     continue
                 if tag == " " or hl in ("\n", "\r\n"):
@@ -95,9 +99,7 @@ def parse_unified_diff(diff: str) -> list[tuple[str, list[tuple[int, list[str], 
                     new.append(body)
                 else:
                     raise PatchError(f"malformed hunk line: {hl!r}")
-                i += 1
-            # "\ No newline at end of file" strips the newline of the preceding line
-            if i < len(lines) and lines[i].startswith("\\"):
+                last = tag
                 i += 1
             files[-1][1].append((old_start, old, new))
             continue
@@ -157,7 +159,7 @@ def diff_files(diff: str) -> list[str]:
     return [rel for rel, _ in parse_unified_diff(diff)]
 
 
-def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: Optional[bool] = None) -> Path:
+def apply_to_copy(diff: str, site_dir: Path, dest: Path) -> Path:
     """Copy each top-level package the diff touches from ``site_dir`` into ``dest`` and apply
     the diff there.  Returns ``dest`` (to put on PYTHONPATH)."""
     dest.mkdir(parents=True, exist_ok=True)
@@ -170,21 +172,7 @@ def apply_to_copy(diff: str, site_dir: Path, dest: Path, *, use_patch_program: O
             shutil.copy2(src, dest / top)
         else:
             raise PatchError(f"{top} is not in {site_dir}")
-    for rel in rels:  # GNU patch follows symlinks: nothing it writes may leave the copy
+    for rel in rels:  # a symlink in the copy must not lead a write outside it
         contained(dest, rel)
-    diff = plain_unified(diff)
-    program = shutil.which("patch")
-    if use_patch_program is None:
-        use_patch_program = program is not None
-    if use_patch_program:
-        if program is None:
-            raise PatchError("the patch program is not installed")
-        proc = subprocess.run(
-            [program, "-p1", "--batch", "--forward", "--fuzz=0", "--no-backup-if-mismatch", "-d", str(dest)],
-            input=diff, text=True, capture_output=True,
-        )
-        if proc.returncode != 0:
-            raise PatchError((proc.stdout + proc.stderr).strip() or "patch failed")
-    else:
-        apply_unified_diff(diff, dest)
+    apply_unified_diff(plain_unified(diff), dest)
     return dest
