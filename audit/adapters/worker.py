@@ -57,6 +57,7 @@ def main() -> None:
     from audit.adapters import backends as B
 
     subreaper.become_subreaper()  # daemons the implementation starts stay in this tree
+    subreaper.watch_children()  # (and /proc is read only after a child exited)
 
     def send(obj) -> None:
         proto_out.write(encode(obj))

@@ -120,6 +120,7 @@ def main() -> None:
     from audit import subreaper
     from audit.adapters.worker import _watch_parent
     subreaper.become_subreaper()  # daemons the callable starts stay in this tree
+    subreaper.watch_children()  # (and /proc is read only after a child exited)
     if os.getpgid(0) == os.getpid():  # our own group: the parent started us in a new session
         threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
