@@ -83,6 +83,8 @@ class Classifier:
         self.successes: dict = {}
         #: (implementation, definition, family) the model dropped as redundant: never again
         self.dropped: set = set()
+        #: ((implementation, claims, level), input) -> the implementation's score (``scores``)
+        self._scores: dict = {}
         #: (implementation, definition) -> families -> variant: its accepted explanations under
         #: any parameters (a deviation is a property of the code, whatever parameters it is
         #: called with), per definition held to (the conformance matrix judges the others
@@ -132,6 +134,18 @@ class Classifier:
         self._accepted.setdefault((implementation, definition), {}).setdefault(tuple(families), variant)
         for unit in [u for u in self.failures if u[0] == implementation]:
             self.failures[unit] = 0
+
+    def scores(self, adapter, level: str, inputs: list) -> list[Optional[float]]:
+        """The implementation's scores of held-out inputs, each asked once per unit (the scan
+        of the model asks for the inputs of every candidate in one batch first)."""
+        tag = (adapter.name, repr(adapter.claims), level)
+        keys = [(tag, repr(segs)) for segs in inputs]
+        missing = list(dict.fromkeys(k for k in keys if k not in self._scores))
+        if missing:
+            by_key = dict(zip(keys, inputs))
+            for k, v in zip(missing, score_many(adapter, level, [by_key[k] for k in missing])):
+                self._scores[k] = v
+        return [self._scores[k] for k in keys]
 
     def drop(self, implementation: str, definition: str, family: str) -> None:
         """Take ``family`` out of the implementation's model (``audit.fitting.prune``): out of
@@ -269,7 +283,7 @@ class Classifier:
                      for segs in pool[round_ * PER_FAMILY:(round_ + 1) * PER_FAMILY][:max(0, PER_FAMILY - got)]]
             if not batch:
                 break
-            valid += [(segs, a) for segs, a in zip(batch, score_many(adapter, level, batch)) if a is not None]
+            valid += [(segs, a) for segs, a in zip(batch, self.scores(adapter, level, batch)) if a is not None]
         return valid if len(valid) >= MIN_PREDICTED else None
 
     @staticmethod
@@ -305,7 +319,7 @@ class Classifier:
         inputs = []
         for c in accepted:
             inputs += self.targeted_inputs(c.families, params, level, nrefs, c.variant)
-        actual = score_many(adapter, level, inputs)
+        actual = self.scores(adapter, level, inputs)
         valid = [(s, a) for s, a in zip(inputs, actual) if a is not None]
         alive = [c for c in accepted
                  if all(agrees(predict(s, params, level, c.variant), c.variant[1], a, scale, tol) for s, a in valid)]

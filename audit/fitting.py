@@ -66,6 +66,23 @@ def scan(checker: Checker, level: str, found: dict, tick: Callable[[], None]) ->
     nrefs = 3 if adapter.supports.multi_reference else 1
     nsegs = 3 if level == "corpus" else 1
     added = []
+    candidates = []
+    for stage in ("text", "score"):
+        for dev in deviations.modelled(stage):
+            if not dev.applies(params, level, nrefs, nsegs):
+                continue
+            for fld, value in dev.models:
+                if dev.model_filter is None or dev.model_filter(params, (fld, value)):
+                    part = (replace(TextVariant(), **{fld: value}), ScoreVariant()) if stage == "text" else \
+                        (TextVariant(), replace(ScoreVariant(), **{fld: value}))
+                    candidates.append(part)
+    # every candidate's held-out inputs asked in one batch (the judging below reads them back)
+    batch = []
+    for part in candidates:
+        batch += checker.classifier.targeted_inputs(part[0].families() + part[1].families(), params, level,
+                                                    nrefs, part)
+    tick()
+    checker.classifier.scores(adapter, level, [s for s in batch if all(adapter.supports.takes(len(r)) for _, r in s)])
     for stage in ("text", "score"):
         for dev in deviations.modelled(stage):
             fitted, _ = checker.classifier.model(adapter.name, params.definition)

@@ -136,8 +136,12 @@ def render_terminal(result, console: Optional[Console] = None) -> None:
                           overflow="ignore")
     for a in result.adapters:
         if a.findings:
+            import textwrap
+
             for level, fit in getattr(a, "fit", {}).items():
-                console.print(Text(fit_line(a.implementation, level, fit)), no_wrap=False)
+                for line in textwrap.wrap(fit_line(a.implementation, level, fit), max(MIN_WIDTH, min(MAX_WIDTH, console.width)),
+                                          subsequent_indent="    ", break_long_words=False, break_on_hyphens=False):
+                    console.print(Text(line), no_wrap=True, crop=False, overflow="ignore")
         for line in terminal_lines(a.implementation, getattr(a, "contract", None), console.width):
             console.print(Text(line, style="" if plain or "BROKEN" not in line else "red"), no_wrap=True, crop=False,
                           overflow="ignore")
