@@ -24,11 +24,12 @@ _OUTCOME_FAMILY = {"exception": "exception", "crash": "crash", "timeout": "timeo
 def outcome_signature(outcome) -> str:
     """What tells two failures apart: the exception's type and message (or what was returned
     instead of a number), with the parts that vary with the input masked: numbers, quoted
-    text, and anything after 60 characters."""
+    text (a quote opens and closes only beside a non-word character, so the apostrophe of
+    "can't" opens nothing), and anything after 60 characters."""
     import re
 
     text = (outcome.detail or "").strip()
-    text = re.sub(r"(['\"]).*?\1", "'…'", text)
+    text = re.sub(r"(?<!\w)(['\"]).*?\1(?!\w)", "'…'", text)
     text = re.sub(r"\d+(\.\d+)?", "N", text)
     return text[:60].rstrip()
 

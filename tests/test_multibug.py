@@ -99,3 +99,20 @@ def test_one_source_of_truth(audits, module):
         assert set(fams) == {f[0] for f in out["findings"] if f[1] == level}
     for level, fit in out["fit"].items():
         assert set(fit["model"]) <= {f[0] for f in out["findings"] if f[1] == level}, (level, fit)
+
+
+def test_failure_signatures_mask_what_varies_with_the_input():
+    """Two exceptions of different kinds stay two signatures; the same exception on different
+    inputs is one (quoted input, positions, numbers masked; an apostrophe opens no quote)."""
+    from types import SimpleNamespace
+
+    from audit.checker import outcome_signature
+
+    def sig(detail: str) -> str:
+        return outcome_signature(SimpleNamespace(detail=detail))
+
+    a = sig("UnicodeEncodeError: 'utf-8' codec can't encode character '\\udc00' in position 0: surrogates not allowed")
+    b = sig("UnicodeEncodeError: 'utf-8' codec can't encode character '\\udbff' in position 12: surrogates not allowed")
+    assert a == b == "UnicodeEncodeError: '…' codec can't encode character '…' in"
+    assert sig("ZeroDivisionError: division by zero") != sig("IndexError: list index out of range")
+    assert sig('KeyError: "abc"') == sig("KeyError: 'x y'") == "KeyError: '…'"

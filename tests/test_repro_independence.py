@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run(cwd: Path, out: Path, *extra) -> dict:
-    env = dict(os.environ, COLUMNS="200", NO_COLOR="1")
+    env = dict(os.environ, COLUMNS="100", NO_COLOR="1")  # the README sample's width
     proc = subprocess.run([sys.executable, "-m", "audit.cli", "run", "--impl", "nltk", "--quiet",
                            "--json", str(out / "audit.json"), "--reports-dir", str(out / "reports"), *extra],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
