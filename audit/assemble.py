@@ -41,12 +41,17 @@ def _repro(obs: Observation, explanation: list[str]) -> Repro:
     )
 
 
+#: Families whose findings are grouped by a signature: what an unexplained divergence needs,
+#: which exception was raised, what was returned instead of a number.
+SIGNED = ("unexplained", "exception", "invalid-output")
+
+
 def _groups(key) -> list[str]:
     """The findings an observation key contributes to: each atomic family of an explained
     key; for an unexplained key, its signature group ("unexplained~digits")."""
     fams = key_families(key)
-    if fams and fams[0] == "unexplained":
-        return ["unexplained" + "".join(k for k in key if k.startswith(SIGNATURE_PREFIX))]
+    if fams and fams[0] in SIGNED:
+        return [fams[0] + "".join(k for k in key if k.startswith(SIGNATURE_PREFIX))]
     return fams
 
 
@@ -64,18 +69,22 @@ def _absorb_unexplained(found: dict) -> dict:
     return found
 
 
-def explain_again(found: dict, recheck) -> dict:
+def explain_again(found: dict, recheck, dropped=frozenset()) -> dict:
     """Unexplained keys whose examples the explanations accepted *later* in the unit now
-    explain (an input met before the implementation's other deviations were confirmed):
-    they join the key those explanations give.  ``recheck(obs)`` re-classifies one input."""
+    explain (an input met before the implementation's other deviations were confirmed), and
+    keys naming a deviation the model has ``dropped`` (``audit.fitting.prune``): they join
+    the key the model gives now.  ``recheck(obs)`` re-classifies one input."""
     found = dict(found)
-    for key in [k for k in found if k[0] == "unexplained"]:
+    for key in [k for k in found if k[0] == "unexplained" or set(k) & set(dropped)]:
         c = found[key]
         samples = [o for o in (c.minimal, c.largest) if o is not None]
         if not samples:
             continue
         again = [recheck(o) for o in samples]
-        if any(o.key is None or o.key[0] == "unexplained" for o in again):
+        if any(o.key is None or o.key[0] == "unexplained" for o in again) and key[0] == "unexplained":
+            continue
+        if any(o.key is None for o in again) or len({o.key for o in again}) > 1:
+            del found[key]  # a dropped deviation's inputs the model explains otherwise now
             continue
         target = found.get(again[0].key)
         del found[key]
@@ -87,11 +96,13 @@ def explain_again(found: dict, recheck) -> dict:
     return found
 
 
-def _findings(adapter, found: dict, evidence: Optional[dict] = None) -> list[Finding]:
-    """One finding per atomic family (and per unexplained signature group): the purest key
-    (fewest deviations) that contains it, then the smallest repro.  The key's other
-    deviations are kept as the explanation.  ``evidence``: (level, families) -> (predicted,
-    targeted) of the classifier's accepted explanations."""
+def _findings(adapter, found: dict, evidence: Optional[dict] = None,
+              repros: Optional[dict] = None) -> list[Finding]:
+    """One finding per atomic family (and per signature group): the purest key (fewest
+    deviations) that contains it, then the smallest repro -- or, for a fitted deviation,
+    its own reduced repro (``repros``: family -> observation, ``audit.reduce``).  The
+    repro's other deviations are kept as the explanation.  ``evidence``: (level, families)
+    -> why the classifier accepted the name."""
     found = _absorb_unexplained(found)
     per_family: dict[str, tuple] = {}
     for key, c in found.items():
@@ -112,17 +123,21 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None) -> list[Fin
             default=None,
         )
         obs = c.minimal
-        claims = obs.claims
         fams = key_families(key)
+        if repros and group in repros:
+            obs = repros[group]
+            fams = key_families(obs.key)
+        claims = obs.claims
         ev = evidence or {}
         proof = ev.get((obs.level, (fam,))) or ev.get((obs.level, tuple(fams))) or next(
             (p for (lv, fs), p in ev.items() if fs == (fam,)), None) or next(
             (p for (lv, fs), p in ev.items() if fam in fs), None)
         if proof:
-            why = f"explains {proof[0]} of {proof[1]} targeted inputs"
+            why = proof
         elif fam == "unexplained":
             why = ("no known deviation predicts it; it needs " + needs.replace("+", " and ")
-                   if needs else "no known deviation predicts it; it needs no particular character class")
+                   if needs else "no known deviation predicts it; replacing the digits, punctuation, uppercase "
+                                 "or non-ASCII characters of the input does not make it go away")
         else:
             why = None
         findings.append(
@@ -130,16 +145,17 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None) -> list[Fin
                 implementation=adapter.name,
                 family=fam,
                 level=obs.level,
-                title=title(fam) + (f" (it needs {needs.replace('+', ' and ')})" if needs else ""),
+                title=title(fam) + (f" (it needs {needs.replace('+', ' and ')})" if needs and fam == "unexplained"
+                                    else f" ({needs})" if needs else ""),
                 claims=claims.to_dict(),
                 reference_signature=obs.reference.signature,
                 implementation_signature=getattr(adapter, "signature", adapter.name),
                 minimal=_repro(obs, fams),
                 largest=_repro(largest, key_families(largest.key)) if largest is not None else None,
                 explanation=fams,
-                flaky=c.flaky,
+                flaky=c.flaky and not (repros and group in repros),
                 source=_source(adapter, obs.level),
-                origin=c.origin,
+                origin="search" if repros and group in repros else c.origin,
                 examples=sum(cc.count for k, cc in found.items() if group in _groups(k)),
                 evidence=why,
             )

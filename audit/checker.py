@@ -8,15 +8,30 @@ when they agree).  Classifying a divergence into a key is ``audit.classify``'s j
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Optional
 
 from reference_impl import corpus_score, sentence_score
 
+from .claims_probe import family as ignored_family
 from .classify import Classifier, score_segments
+from .families import SIGNATURE_PREFIX
 
 _OUTCOME_FAMILY = {"exception": "exception", "crash": "crash", "timeout": "timeout", "invalid": "invalid-output"}
+
+
+def outcome_signature(outcome) -> str:
+    """What tells two failures apart: the exception's type and message (or what was returned
+    instead of a number), with the parts that vary with the input masked: numbers, quoted
+    text (a quote opens and closes only beside a non-word character, so the apostrophe of
+    "can't" opens nothing), and anything after 60 characters."""
+    import re
+
+    text = (outcome.detail or "").strip()
+    text = re.sub(r"(?<!\w)(['\"]).*?\1(?!\w)", "'…'", text)
+    text = re.sub(r"\d+(\.\d+)?", "N", text)
+    return text[:60].rstrip()
 
 
 @dataclass
@@ -74,6 +89,9 @@ class Checker:
         self._variants: dict = {}
         self.classifier = Classifier(self.tolerance)
         self.samples: dict[str, list] = {"sentence": [], "corpus": []}
+        #: accepted parameters the implementation ignores (audit.claims_probe): name -> the
+        #: claimed value it computes with whatever it is given
+        self.ignored: dict[str, object] = {}
 
     def _configured(self, changes: dict):
         if not changes:
@@ -110,7 +128,10 @@ class Checker:
         obs = Observation(level, claims, inputs, expected, first, None, reference=ref, changes=dict(changes or {}))
         tol = self.tolerance
         if first.kind != "value":
-            obs.key = (_OUTCOME_FAMILY.get(first.kind, "invalid-output"),)
+            family = _OUTCOME_FAMILY.get(first.kind, "invalid-output")
+            # Two different exceptions (or two different non-numbers) are two bugs.
+            sig = outcome_signature(first) if family in ("exception", "invalid-output") else ""
+            obs.key = (family,) + ((SIGNATURE_PREFIX + sig,) if sig else ())
             obs.detail = first.detail
             return obs
         if repeat and (outcomes[1].kind != "value" or abs(outcomes[1].value - first.value) > tol):
@@ -120,9 +141,21 @@ class Checker:
             return obs
         if abs(first.value - float(expected)) <= tol:
             return obs
+        ignored = tuple(sorted(k for k in (changes or {}) if k in self.ignored))
+        prefix: tuple = ()
+        if ignored:
+            # A parameter the implementation ignores: held to what it computes with instead.
+            prefix = tuple(ignored_family(k) for k in ignored)
+            params = replace(params, **{k: (Fraction(self.ignored[k]) if k == "beta" else self.ignored[k])
+                                        for k in ignored})
+            value = sentence_score(*segments[0], **params.kwargs()).score if level == "sentence" else \
+                corpus_score([h for h, _ in segments], [r for _, r in segments], **params.kwargs()).score
+            if abs(first.value - float(value)) <= tol:
+                obs.key, obs.detail = prefix, "the changed parameter makes no difference to the implementation"
+                return obs
         ex = self._classify(adapter, level, segments, params, first.value)
         if ex is not None and tuple(ex.families):
-            obs.key = tuple(ex.families)
+            obs.key = prefix + tuple(ex.families)
             obs.detail = ex.detail
             obs.variant = getattr(ex, "variant", None)
         elif not (-tol <= first.value <= 100 + tol):
@@ -133,7 +166,7 @@ class Checker:
             # divergence is real all the same, never dropped (an empty key would read as
             # agreement).  Grouped by what the divergence needs, so that two unknown bugs
             # stay two findings.
-            obs.key = ("unexplained",) + self.classifier.signature(adapter, level, segments, params)
+            obs.key = prefix + ("unexplained",) + self.classifier.signature(adapter, level, segments, params)
             if ex is not None:
                 obs.detail = "a model without deviation gives the actual score: the models and the reference disagree here"
         return obs

@@ -76,6 +76,7 @@ class ImplConfig:
     claims: dict = field(default_factory=dict)  # CLAIM_FIELDS names -> values
     max_refs: Optional[int] = None  # references per segment it takes (1: single-reference)
     name: Optional[str] = None  # its name in reports
+    accepts: Optional[str] = None  # claims the callable takes as keyword arguments ("char_order,beta")
     http: Optional[str] = None  # a scoring service's URL (with contract)
     contract: Optional[str] = None  # NAME@VERSION or a contract file (relative to the configuration)
     max_requests: Optional[int] = None  # the service's request budget

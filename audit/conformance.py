@@ -75,3 +75,16 @@ def conformance(checker, adapter, found: dict, levels: list[str], max_classified
         for definition, fams in level_conformance(checker, adapter, at_level, level, max_classified).items():
             out[definition][level] = fams
     return out
+
+
+def align_claimed(summary, claimed: str):
+    """The claimed definition's column of ``summary``'s matrix made the findings of each
+    level it covers, nothing else: the matrix, the summary, the table and JSON say the same
+    thing (an unexplained group a metamorphic finding stands for is not listed twice).
+    Returns ``summary``."""
+    column = (summary.conformance or {}).get(claimed)
+    if column is None:
+        return summary
+    for level in list(column):
+        column[level] = _ordered(f.family for f in summary.findings if f.level == level)
+    return summary

@@ -17,7 +17,7 @@ from typing import Optional
 from reference_impl import ChrfParams, SegmentStats
 
 from . import deviations
-from .models import FLOAT32_BOUND, ScoreVariant, TextVariant, text_stats, variant_score
+from .models import FLOAT32_BOUND, ScoreVariant, TextVariant, agrees, text_stats, variant_score
 
 
 @dataclass
@@ -88,10 +88,16 @@ def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: Ch
 
 
 def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: str, actual: float,
-            tolerance: float, scale: int = 100, max_size: int = 3):
+            tolerance: float, scale: int = 100, max_size: int = 3, base: Optional[tuple] = None):
     """Yield, by increasing size, the lists of deviation sets whose model gives ``actual`` on
-    this input (exactly, or after an output deviation: rounding, float32)."""
-    base_tv = TextVariant()
+    this input (exactly, or after an output deviation: rounding, float32).
+
+    ``base``: a fitted model (a ``(TextVariant, ScoreVariant)``) the sets are added to (the
+    peel: a new deviation is looked for on top of the ones fitted already, so that an
+    implementation with four or five deviations needs no set larger than two); each
+    explanation then names and carries only the added deviations, its value is the merged
+    model's."""
+    base_tv, base_sv = base if base is not None else (TextVariant(), ScoreVariant())
     nrefs, nsegs = len(segments[0][1]), len(segments)
     stats_cache: dict = {}
 
@@ -100,12 +106,16 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
             stats_cache[tv] = text_stats(segments, params, tv)
         return stats_cache[tv]
 
-    base = stats(base_tv)
+    def unset(part, fld) -> bool:
+        return getattr(part, fld) == getattr(type(part)(), fld)
+
+    base_stats = stats(base_tv)
     # Only text deviations that change the statistics of this very input can matter.
     text_alts = [(f, v) for f, v in deviations.alternatives("text", params, level, nrefs, nsegs)
-                 if stats(replace(base_tv, **{f: v})) != base]
-    score_alts = deviations.alternatives("score", params, level, nrefs, nsegs)
+                 if unset(base_tv, f) and stats(replace(base_tv, **{f: v})) != base_stats]
+    score_alts = [(f, v) for f, v in deviations.alternatives("score", params, level, nrefs, nsegs) if unset(base_sv, f)]
     relevant_cache: dict = {}
+    base_output = base_sv.rounding is not None or base_sv.float32
 
     def relevant(tv: TextVariant):
         if tv not in relevant_cache:
@@ -113,7 +123,7 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
         return relevant_cache[tv]
 
     pending: list[Explanation] = []  # output-deviation explanations of the previous size
-    for size in range(0, max_size + 1):
+    for size in range(0 if base is None else 1, max_size + 1):
         exact: list[Explanation] = []
         output: list[Explanation] = []
         for n_text in range(size, -1, -1):
@@ -126,20 +136,24 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
                     sfields = [f for f, _ in scombo]
                     if len(set(sfields)) != len(sfields):
                         continue
-                    sv = ScoreVariant(**dict(scombo))
+                    sv = replace(base_sv, **dict(scombo))
                     value = variant_score(stats(tv), params, sv, level)
-                    if abs(float(value) - actual) <= tolerance:
-                        exact.append(Explanation(tv.families() + sv.families(), value, variant=(tv, sv)))
-                    elif size < max_size:
+                    added = (TextVariant(**dict(tcombo)), ScoreVariant(**dict(scombo))) if base is not None else (tv, sv)
+                    names = added[0].families() + added[1].families()
+                    if (agrees(value, sv, actual, scale, tolerance) if base_output
+                            else abs(float(value) - actual) <= tolerance):
+                        exact.append(Explanation(names, value, variant=added))
+                    elif size < max_size and not base_output:
                         k = rounded_matches(value, actual, scale, tolerance)
                         if k is not None:
-                            sv2 = replace(sv, rounding=k)
+                            sv2 = replace(added[1], rounding=k)
                             detail = "float32" if k < 0 else f"rounded to {k} decimals on its 0..{scale} scale"
-                            output.append(Explanation(tv.families() + sv2.families(), value, detail, (tv, sv2)))
+                            output.append(Explanation(added[0].families() + sv2.families(), value, detail,
+                                                      (added[0], sv2)))
                         if abs(float(value) - actual) <= FLOAT32_BOUND * max(1.0, abs(float(value)) / 100):
-                            sv2 = replace(sv, float32=True)
-                            output.append(Explanation(tv.families() + sv2.families(), value,
-                                                      "within float32 error", (tv, sv2)))
+                            sv2 = replace(added[1], float32=True)
+                            output.append(Explanation(added[0].families() + sv2.families(), value,
+                                                      "within float32 error", (added[0], sv2)))
         found = _unique(pending + exact)
         if found:
             yield found

@@ -102,6 +102,10 @@ class AdapterSummary:
     sources: dict = field(default_factory=dict)
     #: the reference's signature under the claimed parameters
     reference_signature: str = ""
+    #: level -> {"model": [families fitted], "explained": n, "observed": m}: the fitted model
+    #: of the implementation reproduces n of the m scores it returned under the claimed
+    #: parameters (audit.fitting)
+    fit: dict = field(default_factory=dict)
     #: a service audited by its contract (``--http``): the conformance table of
     #: ``audit.contract.checks`` (each promise kept or broken), else None
     contract: Optional[dict] = None

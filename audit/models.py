@@ -22,7 +22,7 @@ import functools
 import struct
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional, Sequence
 
@@ -59,6 +59,13 @@ class TextVariant:
     words: Optional[str] = None  # "word-punctuation-not-split" | "word-punctuation-split-both"
     clip: bool = True
     hyp_where_no_ref: bool = False
+    #: how a segment's references are read: "first-character" / "characters" (a reference
+    #: string iterated as a list of references), "joined" (one reference, joined with a
+    #: space), "empty-dropped" (empty references removed; a segment left with none is skipped)
+    refs_layout: Optional[str] = None
+    #: how a corpus's segments are read: "transposed" (``zip(*references)``, sacreBLEU's
+    #: reference streams), "first-segment" / "last-segment" (one segment scored)
+    corpus_layout: Optional[str] = None
 
     def families(self) -> list[str]:
         return _families(self, "text")
@@ -77,8 +84,10 @@ class ScoreVariant:
     references: Optional[str] = None  # "first" | "mean" | "sentinel-zero"
     macro: bool = False
     #: corpus: a segment matching none of its references adds its hypothesis n-grams but no
-    #: reference n-grams (torchmetrics: no best reference is chosen for it)
-    unmatched_dropped: bool = False
+    #: reference n-grams (torchmetrics: no best reference is chosen for it).  True: the
+    #: hypothesis n-grams of the orders the first reference has (as statistics are kept);
+    #: "all": every hypothesis n-gram
+    unmatched_dropped: object = False
     # -- output stage
     rounding: Optional[int] = None  # decimals on the implementation's scale; -1: float32 of the result
     float32: bool = False  # float32 arithmetic throughout: within FLOAT32_BOUND of the exact value
@@ -127,14 +136,17 @@ def _units(text: str, tv: TextVariant):
 
 
 def _chars(text: str, params: ChrfParams, tv: TextVariant) -> str:
+    # A whitespace deviation changes what removing whitespace does; with whitespace kept by
+    # the parameters only "whitespace-removed" applies (parameters that are ignored are the
+    # claims probe's business).
+    if params.whitespace and tv.ws != "whitespace-removed" or tv.ws is None:
+        return char_sequence(text, params.whitespace, params.definition)
     if tv.ws == "whitespace-kept":
         return text
     if tv.ws == "whitespace-stripped-ends-only":
         return text.strip()
-    if tv.ws:
-        removed = WHITESPACE_SETS[tv.ws]
-        return "".join(c for c in text if c not in removed)
-    return char_sequence(text, params.whitespace, params.definition)
+    removed = WHITESPACE_SETS[tv.ws]
+    return "".join(c for c in text if c not in removed)
 
 
 def _words(text: str, tv: TextVariant) -> list[str]:
@@ -201,6 +213,8 @@ class RawStats(SegmentStats):
     the reference has no n-gram ("a" against "" must not count as an empty input)."""
 
     hyp_total: int = 0
+    #: the hypothesis's own n-gram count per order (``hyp`` zeroes orders the reference lacks)
+    hyp_orders: tuple = ()
 
 
 def _match(hyp, ref, tv: TextVariant) -> RawStats:
@@ -216,20 +230,56 @@ def _match(hyp, ref, tv: TextVariant) -> RawStats:
             m = sum(map(hc.__getitem__, common))
         hs.append(h if (r or tv.hyp_where_no_ref) else 0)
         ms.append(m)
-    return RawStats(tuple(hs), rtot, tuple(ms), hall)
+    return RawStats(tuple(hs), rtot, tuple(ms), hall, tuple(htot))
 
 
 def _reference_stats(hyp: str, refs: Sequence[str], params: ChrfParams) -> list[RawStats]:
     """The reference's own statistics (no text deviation), one per reference."""
     hp = TextProfile(hyp, params)
     total = sum(hp.totals)
-    return [RawStats(s.hyp, s.ref, s.match, total) for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
+    return [RawStats(s.hyp, s.ref, s.match, total, tuple(hp.totals))
+            for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
+
+
+def _refs_read(refs: Sequence[str], layout: Optional[str]) -> list[str]:
+    """A segment's references as an implementation with reference layout ``layout`` reads them."""
+    if layout == "first-character":
+        return [refs[0][:1]]
+    if layout == "characters":
+        return list(refs[0]) or [""]
+    if layout == "joined":
+        return [" ".join(refs)]
+    if layout == "empty-dropped":
+        return [r for r in refs if r]
+    return list(refs)
+
+
+def read_segments(segments, tv: TextVariant) -> list[tuple[str, list[str]]]:
+    """The segments an implementation with the layout deviations of ``tv`` actually scores:
+    its references read per ``refs_layout``, its segments per ``corpus_layout`` (segments
+    left without a reference are skipped)."""
+    segs = [(h, list(rs)) for h, rs in segments]
+    if tv.corpus_layout == "transposed":
+        segs = list(zip([h for h, _ in segs], [list(s) for s in zip(*[rs for _, rs in segs])]))
+    elif tv.corpus_layout == "first-segment":
+        segs = segs[:1]
+    elif tv.corpus_layout == "last-segment":
+        segs = segs[-1:]
+    if tv.refs_layout:
+        segs = [(h, _refs_read(rs, tv.refs_layout)) for h, rs in segs]
+    return [(h, rs) for h, rs in segs if rs]
 
 
 def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[RawStats]]:
-    """Per segment, per reference: the statistics under text variant ``tv``."""
+    """Per segment, per reference: the statistics under text variant ``tv`` (segments read
+    through its layout deviations first; no segment left: an empty list)."""
     if tv == TextVariant():
         return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
+    if tv.refs_layout or tv.corpus_layout:
+        segments = read_segments(segments, tv)
+        tv = replace(tv, refs_layout=None, corpus_layout=None)
+        if tv == TextVariant():
+            return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
     out = []
     for hyp, refs in segments:
         hp = _profile(hyp, params, tv)
@@ -306,14 +356,16 @@ def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant,
 
 
 def _add(stats: Sequence[SegmentStats], order: int) -> RawStats:
-    hyp, ref, match, total = [0] * order, [0] * order, [0] * order, 0
+    hyp, ref, match, own, total = [0] * order, [0] * order, [0] * order, [0] * order, 0
     for s in stats:
+        mine = getattr(s, "hyp_orders", ()) or s.hyp
         for i in range(order):
             hyp[i] += s.hyp[i]
             ref[i] += s.ref[i]
             match[i] += s.match[i]
+            own[i] += mine[i]
         total += getattr(s, "hyp_total", sum(s.hyp))
-    return RawStats(tuple(hyp), tuple(ref), tuple(match), total)
+    return RawStats(tuple(hyp), tuple(ref), tuple(match), total, tuple(own))
 
 
 def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
@@ -331,7 +383,10 @@ def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
 
 def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
     """Exact score of the per-segment, per-reference statistics at ``level`` under ``v``
-    (before its output deviations, see ``output``)."""
+    (before its output deviations, see ``output``).  No segment at all (a layout deviation
+    skipped every one) scores 0."""
+    if not raw:
+        return Fraction(0)
     order = len(raw[0][0].hyp)
 
     def sentence(cands) -> Fraction:
@@ -344,14 +399,15 @@ def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVar
         return sentence(raw[0])
     if v.macro:
         return sum(sentence(c) for c in raw) / len(raw)
-    if v.references == "mean" and len(raw[0]) > 1:
-        k = len(raw[0])
+    if v.references == "mean" and min(map(len, raw)) > 1:
+        k = min(map(len, raw))
         return sum(variant_sentence_score(_add([seg[j] for seg in raw], order), params, v, level)
                    for j in range(k)) / k
     chosen = [c for c in (_choose(seg, params, v) for seg in raw) if c is not None]
     if v.unmatched_dropped:
         zero = (0,) * order
-        chosen = [RawStats(c.hyp, zero, zero, getattr(c, "hyp_total", sum(c.hyp)))
+        chosen = [RawStats(getattr(c, "hyp_orders", ()) or c.hyp if v.unmatched_dropped == "all" else c.hyp,
+                           zero, zero, getattr(c, "hyp_total", sum(c.hyp)))
                   if all(not any(x.match) for x in seg) else c for c, seg in zip(chosen, raw)]
     return variant_sentence_score(_add(chosen, order), params, v, level)
 

@@ -95,6 +95,20 @@ def _range(low, high):
     return check
 
 
+#: Claims a Python callable may take as keyword arguments (``definition`` and ``scale`` say
+#: what it is; they are not parameters of one call).
+ACCEPTABLE = ("char_order", "word_order", "beta", "lowercase", "whitespace")
+
+
+def _accepts(value, label):
+    names = [a.strip().replace("-", "_") for a in str(value).split(",") if a.strip()]
+    unknown = sorted(set(names) - set(ACCEPTABLE))
+    if unknown or not names:
+        raise UsageError(f"{label}: unknown parameter {', '.join(unknown) or repr(value)} "
+                         f"(choose from {', '.join(ACCEPTABLE)})")
+    return ",".join(names)
+
+
 def _order(name):
     def check(value, label):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -233,6 +247,9 @@ _TABLE = (
          "single-reference library); the search never sends more", (CLI, ENTRY), _positive_int, "N"),
     _opt("name", str, None, "name of the callable or program in reports and report file names",
          (CLI, ENTRY), metavar="NAME"),
+    _opt("accepts", str, None, "claims the callable takes as keyword arguments, comma-separated (char_order, "
+         "word_order, beta, lowercase, whitespace): it is called with them, and the audit varies them to find "
+         "parameters it ignores", (CLI, ENTRY), _accepts, "NAMES"),
     # -- what the implementation claims to compute (flags; entries; the plugin's keywords) ----
     _opt("char_order", int, None, "character n-gram order claimed (default the implementation's, 6)",
          (CLI, ENTRY), _order("char_order"), "N"),

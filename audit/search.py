@@ -300,10 +300,11 @@ def _flatten(exc, flaky: bool):
         yield exc, flaky
 
 
-def keys_to_shrink(found: dict) -> list[tuple]:
+def keys_to_shrink(found: dict, skip=frozenset()) -> list[tuple]:
     """(key, pass name) to shrink: for each family, the key a finding will be built from
     (under the claimed parameters if any, then the fewest deviations, then the smallest
-    recorded example).  Keys no finding reads are not shrunk."""
+    recorded example).  Keys no finding reads are not shrunk, nor families in ``skip``
+    (their repro is made otherwise: ``audit.reduce``)."""
     best: dict[str, tuple] = {}
     for key, c in found.items():
         for pass_name, seeds in c.seeds.items():
@@ -311,6 +312,8 @@ def keys_to_shrink(found: dict) -> list[tuple]:
                 continue
             rank = (seeds[0][0][0], len(key), seeds[0][0][1], key, pass_name)
             for fam in key:
+                if fam in skip:
+                    continue
                 if fam not in best or rank < best[fam]:
                     best[fam] = rank
     out = []

@@ -43,7 +43,7 @@ def _params_for(dev) -> ChrfParams:
     for p in (ChrfParams.make(), ChrfParams.make(word_order=2), ChrfParams.make(lowercase=True),
               ChrfParams.make(whitespace=True), ChrfParams.make(definition="chrfpp"),
               ChrfParams.make(definition="sacrebleu-eps")):
-        for level, nrefs, nsegs in (("sentence", 1, 1), ("sentence", 3, 1), ("corpus", 1, 3)):
+        for level, nrefs, nsegs in (("sentence", 1, 1), ("sentence", 3, 1), ("corpus", 1, 3), ("corpus", 3, 3)):
             if dev.applies(p, level, nrefs, nsegs):
                 return p, level, nrefs
     raise AssertionError(dev.id)

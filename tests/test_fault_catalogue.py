@@ -171,7 +171,8 @@ def _diff_worsens(ctx):
     proc, doc = ctx.request.getfixturevalue("worsening_nltk_patch")  # shared with test_validate_patch
     fixed = [f["family"] for f in doc["families"] if f["status"] == "fixed"]
     macro = next((f for f in doc["families"] if f["family"] == "corpus-macro-average"), {})
-    return (f"exit {proc.returncode}" if not fixed else f"fixed: {fixed}"), macro.get("note", "") + proc.stderr
+    shown = f"corpus-macro-average: {macro.get('status')}, after {macro.get('after', 0):.7g}" if macro else ""
+    return (f"exit {proc.returncode}" if not fixed else f"fixed: {fixed}"), shown + macro.get("note", "") + proc.stderr
 
 
 def _baseline_junit(ctx):

@@ -48,8 +48,8 @@ MYPKG = '''"""What the README calls mypkg: a chrF that is what it claims (beta 3
 from reference_impl import corpus_score, sentence_score
 
 
-def sentence(hypothesis, references):
-    return float(sentence_score(hypothesis, list(references), beta=3).score) / 100
+def sentence(hypothesis, references, char_order=6, beta=3):
+    return float(sentence_score(hypothesis, list(references), char_order=char_order, beta=beta).score) / 100
 
 
 def corpus(hypotheses, references):
@@ -110,6 +110,9 @@ EXPECTED = {
         ({0}, "mypkg"),
     # the default claims (beta 2, scale 100) are not mypkg's: findings, not a usage error
     "chrf-audit run --impl mypkg.chrf:sentence --max-refs 1": ({1}, "mypkg.chrf"),
+    # it honours the parameters it takes: the findings are the claims' (beta 2, scale 100), no
+    # parameter-ignored-* among them
+    "chrf-audit run --impl mypkg.chrf:sentence --accepts char_order,beta": ({1}, "mypkg.chrf"),
     'chrf-audit run --external "node examples/chrf.js"': ({0}, "no finding"),
     "chrf-audit run --impl torchmetrics": ({0, 1}, "torchmetrics") if _torch() else
         ({2}, "install it with pip install 'chrf-audit[torchmetrics]'"),
@@ -121,10 +124,12 @@ EXPECTED = {
 #: fresh_stats_run: `chrf-audit stats --reports-dir DIR` from an empty cache
 SHARED = {"chrf-audit stats --reports-dir reports/stats", "chrf-audit stats"}
 SLOW = {"chrf-audit run --impact-data ../shared/data/wmt17-en-de --reports-dir reports/wmt17"}
+#: test_readme_http_command: against the README's example service
+HTTP = "chrf-audit run --http http://127.0.0.1:8000/ --contract chrf-plus-plus-compute@1.0.0"
 
 
 def test_every_readme_command_is_run():
-    assert set(readme_commands()) == set(EXPECTED) | SHARED | SLOW
+    assert set(readme_commands()) == set(EXPECTED) | SHARED | SLOW | {HTTP}
 
 
 @pytest.mark.parametrize("command", [c for c in readme_commands() if c in EXPECTED])
@@ -135,7 +140,26 @@ def test_readme_command(command, project, tmp_path):
     proc = _run(command, project, tmp_path)
     out = proc.stdout + proc.stderr
     assert proc.returncode in codes and text in out, (proc.returncode, out[-3000:])
-    assert "Traceback" not in out
+    assert "Traceback" not in out and "parameter-ignored" not in out
+
+
+def test_readme_http_command(project, tmp_path):
+    """The README's service audit against the README's example service
+    (``examples/chrf_service.py``, started as docs/http.md says, on a free port rather than
+    8000, which this machine may be using): the reference service meets its contract."""
+    service = subprocess.Popen([sys.executable, "examples/chrf_service.py", "--port", "0"], cwd=project,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        first = service.stdout.readline()
+        assert first.startswith("listening on "), first
+        url = first.split("listening on ", 1)[1].strip()
+        proc = _run(HTTP.replace("http://127.0.0.1:8000/", url), project, tmp_path)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0 and "no finding" in out, (proc.returncode, out[-3000:])
+        assert "Traceback" not in out
+    finally:
+        service.terminate()
+        service.wait(timeout=30)
 
 
 def test_readme_stats_command(fresh_stats_run):

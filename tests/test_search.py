@@ -102,13 +102,11 @@ def test_generation_spends_the_whole_budget_although_every_input_fails(monkeypat
 
 
 class _FastClock:
-    """Stands in for the ``time`` module of Hypothesis's engine: every clock reads 20 times
-    the real elapsed time (as on a machine 20 times slower, seen from the engine)."""
+    """Stands in for the ``time`` module of Hypothesis's engine: every clock reads ``factor``
+    times the real elapsed time (as on a machine that much slower, seen from the engine)."""
 
-    FACTOR = 20
-
-    def __init__(self, real):
-        self._real, self._start, self.reads = real, {}, 0
+    def __init__(self, real, factor: int):
+        self._real, self._start, self.reads, self.factor = real, {}, 0, factor
 
     def __getattr__(self, name):
         return getattr(self._real, name)
@@ -117,7 +115,7 @@ class _FastClock:
         now = getattr(self._real, name)()
         start = self._start.setdefault(name, now)
         self.reads += 1
-        return start + (now - start) * self.FACTOR
+        return start + (now - start) * self.factor
 
     def perf_counter(self):
         return self._scaled("perf_counter")
@@ -129,18 +127,36 @@ class _FastClock:
         return self._scaled("time")
 
 
-def test_same_findings_under_a_20_times_faster_clock(monkeypatch):
+#: Hypothesis gives up shrinking after MAX_SHRINKING_SECONDS (300 s) of its clock: seen
+#: through a clock 100,000 times faster, after 3 ms, so every shrink run of the audit is cut
+#: short -- unless ``audit.search.no_wall_clock`` lifts the limit.
+FACTOR = 100_000
+
+
+@pytest.mark.parametrize("neutraliser", ["kept", "removed"])
+def test_same_findings_under_a_much_faster_clock_and_only_thanks_to_the_neutraliser(monkeypatch, neutraliser):
+    """The same findings and repros when Hypothesis's clock runs 100,000 times fast; and the
+    test can fail: with ``no_wall_clock`` made a no-op, the same run gives other repros."""
+    import contextlib
+
     import hypothesis.core
     import hypothesis.internal.conjecture.data
     import hypothesis.internal.conjecture.engine
 
+    import audit.search
+
     normal = _cached("three_levels", 20)
-    clock = _FastClock(time)
+    clock = _FastClock(time, FACTOR)
     for module in (hypothesis.internal.conjecture.engine, hypothesis.internal.conjecture.data, hypothesis.core):
         monkeypatch.setattr(module, "time", clock)
-    slow = _audit("three_levels", 20)
+    if neutraliser == "removed":
+        monkeypatch.setattr(audit.search, "no_wall_clock", contextlib.nullcontext)
+    fast = _audit("three_levels", 20)
     assert clock.reads > 100  # the engine did read the patched clock
-    assert _fingerprint(slow) == _fingerprint(normal)
+    if neutraliser == "kept":
+        assert _fingerprint(fast) == _fingerprint(normal)
+    else:
+        assert _fingerprint(fast) != _fingerprint(normal)
 
 
 # ------------------------------------------------------------- several bugs, levels

@@ -175,8 +175,11 @@ def test_every_output_takes_every_string(result, tmp_path_factory):
 
 
 def test_validate_patch_json_at_the_default_seed(tmp_path):
-    """The issue's command: nltk's suggested corpus-macro-average patch at the default seed, whose
-    audit finds a repro holding a lone surrogate: the verdict AND the JSON are written."""
+    """The issue's command: nltk's suggested corpus-macro-average patch at the default seed: the
+    verdict AND the JSON are written.  (At bbc3481 its audit's whitespace repro held a lone
+    surrogate; each fitted bug now shrinks to its own minimal repro, "aaaaaa" against
+    "aaaaa\u001e", so the writer's lone-surrogate path is held by the test above, which
+    plants such repros in every writer.)"""
     from audit import upstream
 
     (tmp_path / "fix.diff").write_text(upstream.patch("nltk", "corpus-macro-average"))
@@ -186,5 +189,4 @@ def test_validate_patch_json_at_the_default_seed(tmp_path):
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode in (0, 1), proc.stderr
     doc = json.loads((tmp_path / "out.json").read_text(encoding="ascii"))
-    assert any("\ud800" <= ch <= "\udfff" for f in doc["families"] for s in _strings(f["repro"]) for ch in s)
     assert {f["family"] for f in doc["families"]} >= {"corpus-macro-average", "whitespace-set-white-space"}

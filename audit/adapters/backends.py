@@ -216,7 +216,7 @@ def parse_callable_spec(spec: str, flag: str) -> tuple[str, str]:
     return module.strip(), func.strip()
 
 
-def load_callable(spec: str, flag: str, op: str):
+def load_callable(spec: str, flag: str, op: str, accepts=()):
     module_name, attr = parse_callable_spec(spec, flag)
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
@@ -241,25 +241,34 @@ def load_callable(spec: str, flag: str, op: str):
         sig = None  # builtins without a signature: trust them
     if sig is not None:
         args = ("h", ["r"]) if op == "sentence" else (["h"], [["r"]])
-        shape = ("function(hypothesis, references)" if op == "sentence"
-                 else "function(hypotheses, references)")
+        kwargs = {k: 0 for k in accepts}
+        shape = ("function(hypothesis, references" if op == "sentence"
+                 else "function(hypotheses, references") + "".join(f", {k}=..." for k in accepts) + ")"
         try:
-            sig.bind(*args)
+            sig.bind(*args, **kwargs)
         except TypeError as e:
             raise SpecError(f"{spec} for {flag} cannot be called as {shape}: {e}") from None
     return obj, module_name
 
 
 class CallableBackend(Backend):
-    def __init__(self, sentence: str | None, corpus: str | None):
+    """``package.module:function`` entry points, called as ``function(hypothesis, references)``
+    (corpus: ``function(hypotheses, references)``) plus, for the claims in ``accepts``, the
+    claimed value as a keyword argument (``char_order=6, beta=2``)."""
+
+    def __init__(self, sentence: str | None, corpus: str | None, accepts=()):
         self.funcs = {}
         self.modules = []
+        self.accepts = tuple(accepts or ())
         if sentence:
-            self.funcs["sentence"], mod = load_callable(sentence, "--impl", "sentence")
+            self.funcs["sentence"], mod = load_callable(sentence, "--impl", "sentence", self.accepts)
             self.modules.append(mod)
         if corpus:
-            self.funcs["corpus"], mod = load_callable(corpus, "--corpus-impl", "corpus")
+            self.funcs["corpus"], mod = load_callable(corpus, "--corpus-impl", "corpus", self.accepts)
             self.modules.append(mod)
+
+    def _kwargs(self, claims: dict) -> dict:
+        return {k: claims[k] for k in self.accepts if k in claims}
 
     def describe(self):
         return {
@@ -268,10 +277,10 @@ class CallableBackend(Backend):
         }
 
     def sentence(self, claims, hypothesis, references):
-        return self.funcs["sentence"](hypothesis, list(references))
+        return self.funcs["sentence"](hypothesis, list(references), **self._kwargs(claims))
 
     def corpus(self, claims, hypotheses, references):
-        return self.funcs["corpus"](list(hypotheses), [list(r) for r in references])
+        return self.funcs["corpus"](list(hypotheses), [list(r) for r in references], **self._kwargs(claims))
 
 
 def make_backend(spec: dict) -> Backend:
@@ -281,7 +290,7 @@ def make_backend(spec: dict) -> Backend:
     if kind == "sacrebleu":
         return SacrebleuBackend(bool(spec.get("eps_smoothing")))
     if kind == "callable":
-        return CallableBackend(spec.get("sentence"), spec.get("corpus"))
+        return CallableBackend(spec.get("sentence"), spec.get("corpus"), spec.get("accepts"))
     if kind == "torchmetrics":
         from .tm_backend import TorchmetricsBackend
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional
 
 from .. import options
 from . import backends as B
@@ -66,6 +66,7 @@ def resolve(
     isolate: bool = True,
     max_refs: Optional[int] = None,
     name: Optional[str] = None,
+    accepts: Optional[Iterable[str]] = None,
     http: Optional[str] = None,
     contract: Optional[str] = None,
     max_requests: Optional[int] = None,
@@ -84,8 +85,10 @@ def resolve(
       ``http_retries`` times on 429/5xx or a dropped connection.
 
     ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
-    ``max_refs`` (the most references per segment it takes; 1: a single-reference library)
-    and ``name`` (the name in reports) describe the one callable or external program given.
+    ``max_refs`` (the most references per segment it takes; 1: a single-reference library),
+    ``name`` (the name in reports) and ``accepts`` (claim names a callable takes as keyword
+    arguments: it is called with them, and the audit varies them) describe the one callable
+    or external program given.
     ``impl`` and ``corpus_impl`` together are ONE implementation with two entry points.
     Callables and programs are loaded eagerly: a bad spec raises AdapterError (one line).
     """
@@ -117,6 +120,10 @@ def resolve(
     if http is not None and overrides:
         raise AdapterError(f"--http: the contract states what the service computes; claim flags "
                            f"({', '.join(sorted(overrides))}) do not apply")
+    accepts = _check_accepts(accepts)
+    if accepts and not (callable_spec or corpus_impl):
+        raise AdapterError("--accepts describes a package.module:function implementation (a program says "
+                           "what it accepts in its hello)")
     for value, flag in ((max_refs, "--max-refs"), (name, "--name")):
         if value is not None and (custom != 1 or builtin):
             raise AdapterError(
@@ -138,25 +145,25 @@ def resolve(
     clients: dict[str, object] = {}
     plan = []  # (name, client, bid, claims, supports, accepts, native_signature)
     for name in builtin:
-        spec, claims, accepts, supports = BUILTINS[name]
+        spec, claims, builtin_accepts, supports = BUILTINS[name]
         group = spec["kind"]
         client = clients.get(group) or clients.setdefault(group, make_client())
         bid = _bid_for(client, spec)
-        plan.append((name, client, bid, claims, supports, accepts, group == "sacrebleu"))
+        plan.append((name, client, bid, claims, supports, builtin_accepts, group == "sacrebleu"))
     if callable_spec or corpus_impl:
         client = clients.setdefault("callable", make_client())
-        spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl}
+        spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl, "accepts": sorted(accepts)}
         bid = client.add(spec)
         supports = Support(sentence=callable_spec is not None, corpus=corpus_impl is not None,
                            multi_reference=max_refs is None or max_refs > 1, max_refs=max_refs)
         plan.append(((name or "").strip() or _callable_name(callable_spec, corpus_impl), client, bid, Claims(), supports,
-                     frozenset(), False))
+                     frozenset(accepts), False))
     for client in clients.values():
         client.start()  # workers import in parallel
 
     adapters: list[Adapter] = []
     try:
-        for name, client, bid, claims, supports, accepts, native in plan:
+        for name, client, bid, claims, supports, takes, native in plan:
             try:
                 description = client.describe(bid)
             except B.SpecError as e:
@@ -164,7 +171,7 @@ def resolve(
             adapters.append(PythonAdapter(
                 name=name, client=client, bid=bid,
                 claims=_apply_overrides(claims, overrides, name), supports=supports,
-                accepts=accepts, description=description, native_signature=native,
+                accepts=takes, description=description, native_signature=native,
             ))
         if external is not None:
             if not external.strip():
@@ -193,11 +200,25 @@ def resolve(
     # How to re-create these adapters in another process (``--jobs``): this very call, and
     # the name of the one wanted.
     call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
-            "timeout": timeout, "isolate": isolate, "max_refs": max_refs}
+            "timeout": timeout, "isolate": isolate, "max_refs": max_refs, "accepts": sorted(accepts) or None}
     for a in adapters:
         if not getattr(a, "source_record", None):  # a service stays in this process: one budget
             a.spec = dict(call, name=a.name, given_name=given_name)
     return adapters
+
+
+def _check_accepts(accepts) -> frozenset:
+    """The claim names a callable takes as keyword arguments (``--accepts``): a comma list or
+    an iterable of ``char_order``, ``word_order``, ``beta``, ``lowercase``, ``whitespace``."""
+    if accepts is None:
+        return frozenset()
+    names = [a.strip() for a in (accepts.split(",") if isinstance(accepts, str) else accepts)]
+    names = [a.replace("-", "_") for a in names if a]
+    unknown = sorted(set(names) - set(options.ACCEPTABLE))
+    if unknown:
+        raise AdapterError(f"--accepts: unknown parameter {', '.join(unknown)} "
+                           f"(choose from {', '.join(options.ACCEPTABLE)})")
+    return frozenset(names)
 
 
 def _callable_name(sentence: Optional[str], corpus: Optional[str]) -> str:

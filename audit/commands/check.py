@@ -77,6 +77,7 @@ def _plans(args, cfg: _config.Config) -> list[argparse.Namespace]:
         ns.max_requests = args.max_requests if args.max_requests is not None else entry.max_requests
         ns.max_refs = args.max_refs if args.max_refs is not None else entry.max_refs
         ns.name = args.name if args.name is not None else entry.name
+        ns.accepts = getattr(args, "accepts", None) or entry.accepts
         ns.timeout = args.timeout if args.timeout_given or entry.timeout is None else entry.timeout
         for attr in _CLAIM_ATTRS:  # the command line wins over the entry
             if getattr(args, attr, None) is None and attr in entry.claims:

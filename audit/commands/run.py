@@ -37,7 +37,7 @@ def add_impl_flags(p: argparse.ArgumentParser, timeout: float = options.default(
     """The implementation options, the same for run, check and impact."""
     g = p.add_argument_group(title)
     for name in ("impl", "corpus_impl", "external", "http", "contract", "max_requests", "http_concurrency",
-                 "http_retries", "max_refs", "name"):
+                 "http_retries", "max_refs", "name", "accepts"):
         options.add_argument(g, name)
     options.add_argument(g, "timeout", default=timeout, help=f"per-call timeout in seconds (default {timeout:g})")
 
@@ -116,9 +116,10 @@ def validate_search_args(args) -> None:
 
 
 def custom_flags(args) -> dict:
-    """``--max-refs``, ``--name`` and the ``--http`` options as resolve() keywords (absent in
-    older namespaces); values checked by the option table."""
-    out = {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None)}
+    """``--max-refs``, ``--name``, ``--accepts`` and the ``--http`` options as resolve() keywords
+    (absent in older namespaces); values checked by the option table."""
+    out = {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
+           "accepts": getattr(args, "accepts", None)}
     if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None:
         http = options.validate({k: getattr(args, k, None) if getattr(args, k, None) is not None else options.default(k)
                                  for k in ("http", "contract", "max_requests", "http_concurrency", "http_retries")})

@@ -28,6 +28,17 @@ def _corpus(p, level, nrefs, nsegs):
     return level == "corpus"
 
 
+def _corpus_several(p, level, nrefs, nsegs):
+    # several segments, or one with several references (read as several one-reference streams)
+    return level == "corpus" and (nsegs > 1 or nrefs > 1)
+
+
+def _corpus_multi_ref(p, level, nrefs, nsegs):
+    # (a segment's score is the same either way: an empty reference scores 0, as a segment
+    # with no reference does; only its statistics, summed into a corpus, differ)
+    return level == "corpus" and nrefs > 1
+
+
 def _corpus_multi(p, level, nrefs, nsegs):
     return level == "corpus" and nsegs > 1
 
@@ -219,7 +230,7 @@ DEVIATIONS = [
     Deviation("unmatched-segment-reference-dropped",
               "a segment that matches none of its references adds its hypothesis n-grams but no reference "
               "n-grams to the corpus statistics, so corpus recall is inflated",
-              "score", (("unmatched_dropped", True),), _corpus, "zero-segments",
+              "score", (("unmatched_dropped", True), ("unmatched_dropped", "all")), _corpus, "zero-segments",
               roots={"torchmetrics": (
                   r"if f_score > best_f_score:",
                   "a reference is kept only when its F is strictly above 0, so a segment that matches no "
@@ -234,6 +245,31 @@ DEVIATIONS = [
               "score", (("references", "mean"),), _multi_ref, "references",
               roots={"sacrebleu": (r"if f_score > best_f_score:",
                                    "the best-scoring reference's statistics are kept here (a mean would replace this choice)")}),
+    # -- how references and segments are read (layout)
+    Deviation("reference-string-as-list",
+              "a reference string is iterated as a list of references: the hypothesis is scored against its "
+              "first character (or against each of its characters)",
+              "text", (("refs_layout", "first-character"), ("refs_layout", "characters")), trigger="plain"),
+    Deviation("references-joined",
+              "a segment's references are joined into one reference instead of scoring each and taking the best",
+              "text", (("refs_layout", "joined"),), _multi_ref, "references"),
+    Deviation("empty-references-dropped",
+              "empty references are dropped, and a segment left without a reference is skipped, instead of "
+              "scoring against the empty reference",
+              "text", (("refs_layout", "empty-dropped"),), _corpus_multi_ref, "empty-references"),
+    Deviation("reference-streams-transposed",
+              "the corpus references are read as reference streams (zip(*references), one list per reference "
+              "position) instead of one list of references per segment",
+              "text", (("corpus_layout", "transposed"),), _corpus_several, "segments"),
+    Deviation("corpus-single-segment",
+              "the corpus score is computed from one segment only (the first or the last) instead of all of them",
+              "text", (("corpus_layout", "first-segment"), ("corpus_layout", "last-segment")), _corpus_multi,
+              "segments", "corpus-size"),
+    # -- claimed parameters the implementation does not honour (found by configuring it)
+    *(Deviation(f"parameter-ignored-{name.replace('_', '-')}",
+                f"the {name} parameter is accepted but ignored: the implementation computes with its default "
+                f"value whatever it is given", "claims")
+      for name in ("char_order", "word_order", "beta", "lowercase", "whitespace")),
     # -- output
     Deviation("precision-loss", "the score is rounded or computed in low precision", "output", trigger="plain"),
     Deviation("float32-arithmetic", "the score is computed in single-precision (float32) arithmetic throughout",

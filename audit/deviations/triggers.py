@@ -197,17 +197,56 @@ def zero_segments(params, level, nrefs, rng):
     return out
 
 
+def empty_references(params, level, nrefs, rng):
+    """Segments with empty references beside non-empty ones, and (corpus) segments whose only
+    reference is empty."""
+    out = []
+    for _ in range(24):
+        segs = []
+        for _ in range(rng.randint(1, 3) if level == "corpus" else 1):
+            hyp, ref = _pair(rng, params)
+            if rng.random() < 0.5:  # a reference the hypothesis shares nothing with: a tie at 0
+                ref = _text(rng, [len(ref)], "stuvwxyz")
+            refs = ["", ref] if nrefs > 1 and rng.random() < 0.7 else [""]
+            segs.append((hyp, refs))
+        if level == "corpus":
+            segs.append(_pair(rng, params))
+            segs[-1] = (segs[-1][0], [segs[-1][1]])
+            rng.shuffle(segs)
+        out.append(segs)
+    return out
+
+
 GENERATORS = {
     "plain": plain, "short": short, "unequal-pr": unequal_pr, "empty": empty, "repeats": repeats,
     "short-references": short_references, "whitespace": whitespace, "format": format_chars, "case": case,
     "casefold": casefold, "non-ascii": non_ascii, "non-bmp": non_bmp, "normalization": normalization,
     "punctuation": punctuation, "references": references, "segments": segments, "zero-segments": zero_segments,
+    "empty-references": empty_references,
 }
 #: Generators whose inputs have several segments (the rest give one-segment inputs).
-MULTI_SEGMENT = {"short-references", "segments", "zero-segments"}
+MULTI_SEGMENT = {"short-references", "segments", "zero-segments", "empty-references"}
 
 
 def draw(family: str, generator: str, params, level: str, nrefs: int) -> list:
     """The family's pool of trigger inputs (segment lists), the same on every run."""
     rng = random.Random(zlib.crc32(f"{family}|{level}".encode()))
     return GENERATORS[generator](params, level, nrefs, rng)
+
+
+#: Generators that draw several references per segment (the others draw one).
+MULTI_REFERENCE = {"references", "empty-references"}
+
+
+def pool(family: str, params, level: str, nrefs: int) -> list:
+    """A family's trigger inputs at ``level`` for an implementation that takes up to
+    ``nrefs`` references per segment: its generator's pool (``"plain"`` for a family that
+    names none), one segment each at sentence level."""
+    from . import get
+
+    dev = get(family)
+    gen = dev.trigger if dev is not None and dev.trigger else "plain"
+    out = draw(family, gen, params, level, nrefs if gen in MULTI_REFERENCE else 1)
+    if level == "sentence" and gen in MULTI_SEGMENT:
+        out = [p[:1] for p in out]
+    return out

@@ -105,3 +105,12 @@ def unique_slugs(names: list[str]) -> dict[str, str]:
         seen[base.lower()] = k + 1
         out[n] = base if k == 0 else f"{base}-{k + 1}"
     return out
+
+
+def fit_line(implementation: str, level: str, fit: dict) -> str:
+    """The fitted model of one implementation at one level, in one sentence: "nltk,
+    sentence: reference + a + b reproduces 203 of 203 observed scores"."""
+    model = " + ".join(["reference", *fit.get("model", [])])
+    n, m = fit.get("explained", 0), fit.get("observed", 0)
+    rest = "" if n == m else f": {m - n} score{'s' if m - n != 1 else ''} remain{'s' if m - n == 1 else ''} unexplained"
+    return f"{implementation}, {level}: {model} reproduces {n} of {m} observed score{'s' if m != 1 else ''}{rest}"

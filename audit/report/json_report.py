@@ -63,6 +63,7 @@ def build(enriched, *, impact: Optional[dict] = None, timestamp: bool = False) -
             "sources": getattr(a, "sources", {}),
             "examples": a.examples,
             "conformance": getattr(a, "conformance", None),
+            "fit": getattr(a, "fit", {}),
             "families": [f.family for f in a.findings],
             "report": f"{enriched.slugs[a.implementation]}.md",
             "impact": (impact or {}).get(a.implementation),

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from ..families import title as family_title
 from ._plain import plain
-from ._text import escape, md_cell, md_code, md_table, num, quoted, repro_text, signed, visible
+from ._text import escape, fit_line, md_cell, md_code, md_table, num, quoted, repro_text, signed, visible
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
 
@@ -167,6 +167,10 @@ def render_markdown(summary, enriched, impact: Optional[dict] = None) -> str:
     lines += [f"{n} finding{'s' if n != 1 else ''} against the exact reference "
               f"(chrf-audit {env['chrf_audit']}): "
               + (", ".join(f"`{f.family}`" for f in summary.findings) if n else "none") + ".", ""]
+    fits = getattr(summary, "fit", {}) or {}
+    if n and fits:
+        lines += ["The fitted model of the implementation (the reference with the deviations found):", ""]
+        lines += [f"- {md_cell(fit_line(impl, level, fit))}." for level, fit in fits.items()] + [""]
     lines += ["## Conformance", "", "Does the implementation meet each chrF definition, at each level?", ""]
     lines += conformance_matrix(summary) + [""]
     lines += contract_markdown(getattr(summary, "contract", None))

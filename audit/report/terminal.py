@@ -20,7 +20,7 @@ from typing import Optional
 from rich.console import Console
 from rich.text import Text
 
-from ._text import num, quoted, repro_text, signed, visible
+from ._text import fit_line, num, quoted, repro_text, signed, visible
 from .contract_table import terminal_lines
 
 MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
@@ -135,6 +135,13 @@ def render_terminal(result, console: Optional[Console] = None) -> None:
             console.print(Text(line, style="" if plain else styles[role]), no_wrap=True, crop=False,
                           overflow="ignore")
     for a in result.adapters:
+        if a.findings:
+            import textwrap
+
+            for level, fit in getattr(a, "fit", {}).items():
+                for line in textwrap.wrap(fit_line(a.implementation, level, fit), max(MIN_WIDTH, min(MAX_WIDTH, console.width)),
+                                          subsequent_indent="    ", break_long_words=False, break_on_hyphens=False):
+                    console.print(Text(line), no_wrap=True, crop=False, overflow="ignore")
         for line in terminal_lines(a.implementation, getattr(a, "contract", None), console.width):
             console.print(Text(line, style="" if plain or "BROKEN" not in line else "red"), no_wrap=True, crop=False,
                           overflow="ignore")

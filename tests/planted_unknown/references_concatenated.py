@@ -1,4 +1,5 @@
-"""Out-of-catalogue planted bug: the references are concatenated into one"""
+"""Planted bug that was out of the catalogue until the catalogue learned reference layouts:
+the references are concatenated into one (``references-joined`` is its true name now)."""
 
 from tests.planted.base import claims
 
@@ -7,7 +8,7 @@ from ._impls import ReferencesConcatenated
 BUG = "the references are concatenated into one"
 LEVEL = "sentence"
 CLAIMS = claims()
-TRUTHFUL: set = set()
+TRUTHFUL = {"references-joined"}
 
 _IMPL = ReferencesConcatenated()
 
