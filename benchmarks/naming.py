@@ -82,10 +82,14 @@ print(json.dumps({"seconds": dt, "families": sorted({f.family for f in res.findi
 
 
 def _old_audit(old_root: Path, name: str, n: int) -> dict:
+    import os
+
+    # the old engine imports the implementation in its own worker process: both roots on its path
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(old_root), str(ROOT)]))
     out = subprocess.run([sys.executable, "-c", _OLD, str(old_root), str(ROOT), name, str(n)], cwd=old_root,
-                         capture_output=True, text=True, timeout=1800)
-    if out.returncode:
-        return {"seconds": float("nan"), "families": [], "error": out.stderr.strip().splitlines()[-1:]}
+                         capture_output=True, text=True, timeout=1800, env=env)
+    if out.returncode:  # said, not swallowed: a failed old audit is no measurement
+        raise SystemExit(f"the old engine's audit of {name} failed: {out.stderr.strip()[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -160,8 +164,12 @@ def main() -> None:
                             "reference_impl"], check=True)
             with tarfile.open(archive) as t:
                 t.extractall(Path(tmp) / "old")
-            for m in multibug.modules():
-                old[m] = _old_audit(Path(tmp) / "old", m, args.multi_examples)
+            from concurrent.futures import ThreadPoolExecutor
+
+            names = multibug.modules()
+            with ThreadPoolExecutor(args.jobs) as threads:  # each audit is its own process
+                old = dict(zip(names, threads.map(lambda m: _old_audit(Path(tmp) / "old", m, args.multi_examples),
+                                                  names)))
     if args.only != "multi":
         single(results, unknown, planted, catalogued)
     if args.only != "single":
