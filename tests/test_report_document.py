@@ -174,3 +174,23 @@ def test_largest_difference_names_its_parameters():
     md = markdown.render(doc)["nltk.md"].decode("utf-8")
     assert ('| Largest difference seen | -87.5 on `hyp "a" ref "a"` with char_order=8 (expected 100, actual 12.5) |'
             in md)
+
+
+def test_combined_patch_is_linked_and_pasteable():
+    """The enrich fact ``combined_patches`` (one diff fixing every family with a patch) shows in
+    the document, the report's summary and as an issue of its own."""
+    e = enrich(example_result(), with_upstream=False)
+    e.combined_patches = {"nltk": {"diff": "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n",
+                                   "families": ["requested-order-divisor", "f-score-averaged"], "verified": True}}
+    doc = document(e)
+    entry = next(i for i in doc["implementations"] if i["implementation"] == "nltk")
+    assert entry["combined_patch"]["verified"] is True
+    assert "combined_patch" not in next(i for i in doc["implementations"] if i["implementation"] == "sacrebleu")
+    files = render_reports(doc)
+    md = files["nltk.md"].decode("utf-8")
+    assert ("**All at once:** one combined patch fixes `requested-order-divisor`, `f-score-averaged` (verified): "
+            "[`issues/nltk/all-families.md`](issues/nltk/all-families.md)." in md)
+    issue = files["issues/nltk/all-families.md"].decode("utf-8")
+    assert issue.startswith("# nltk 3.10.4: one patch for 2 chrF bugs") and "```diff\n--- a/x.py" in issue
+    assert "(requested-order-divisor.md)" in issue and "(f-score-averaged.md)" in issue
+    assert underived(issue, doc) == []

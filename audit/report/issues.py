@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._doc import anchors, claims_text, families, findings_of, first
 from ._text import md_code, num, repro_text, visible
-from .markdown import issue_path
+from .markdown import combined_path, issue_path
 
 #: What "expected" means, per definition the implementation claims, with the source to cite.
 CITATIONS = {
@@ -97,6 +97,27 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     return visible("\n".join(lines))
 
 
+def render_combined(doc: dict, entry: dict) -> str:
+    """The combined patch as one pasteable issue: every family it fixes, each linked to its own."""
+    impl, c = entry["implementation"], entry["combined_patch"]
+    version = entry.get("version") or (doc["environment"].get("packages") or {}).get(impl)
+    groups = families(findings_of(doc, impl))
+    lines = [f"# {impl}{' ' + version if version else ''}: one patch for {len(c.get('families', []))} chrF bugs", ""]
+    lines += ["It fixes, each described with its repro in its own issue:", ""]
+    for group, anchor in zip(groups, anchors(groups)):
+        if group[0]["family"] in c.get("families", []):
+            lines.append(f"- [{group[0]['title']}]({anchor}.md)")
+    status = {True: "Checked: on a patched copy of the released package every one of these repros agrees with the "
+                    "definition, and a differential audit of the copy finds no new divergence.",
+              False: "Not confirmed: on a patched copy a repro still diverges or another divergence appears.",
+              None: ""}[c.get("verified")]
+    fence = "~~~~" if "```" in c["diff"] else "```"
+    lines += ["", f"{fence}diff", c["diff"].rstrip("\n"), fence, ""] + ([status, ""] if status else [])
+    lines += [f"<sub>Found by a differential audit against an exact chrF reference (chrf-audit "
+              f"{doc['environment']['chrf_audit']}).</sub>", ""]
+    return visible("\n".join(lines))
+
+
 def render(doc: dict) -> dict[str, bytes]:
     """{"issues/<report>/<family>.md": bytes} for every family of every implementation."""
     out: dict[str, bytes] = {}
@@ -104,4 +125,6 @@ def render(doc: dict) -> dict[str, bytes]:
         groups = families(findings_of(doc, entry["implementation"]))
         for group, anchor in zip(groups, anchors(groups)):  # unexplained, unexplained-1, ...
             out[issue_path(entry, anchor)] = render_issue(doc, entry, group).encode("utf-8", "backslashreplace")
+        if entry.get("combined_patch"):
+            out[combined_path(entry)] = render_combined(doc, entry).encode("utf-8", "backslashreplace")
     return out

@@ -94,6 +94,11 @@ def build(enriched, *, timestamp: bool = False) -> dict:
         }
         for a in result.adapters
     ]
+    # one diff fixing every family with a patch (the enrich fact ``combined_patches``, when known)
+    combined = getattr(enriched, "combined_patches", None) or {}
+    for entry in doc["implementations"]:
+        if combined.get(entry["implementation"]):
+            entry["combined_patch"] = combined[entry["implementation"]]
     doc["findings"] = [_finding(f, enriched, impact) for a in result.adapters for f in a.findings]
     if timestamp:
         # The only non-reproducible field, kept apart from everything else.

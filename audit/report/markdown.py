@@ -230,6 +230,21 @@ def _summary(entry: dict, findings: list[dict]) -> list[str]:
                     ["---", "---", "---", "---:", "---:", "---:", "---"]) + [""]
 
 
+def combined_path(entry: dict) -> str:
+    return f"issues/{entry['report'][:-3]}/all-families.md"
+
+
+def _combined(entry: dict) -> list[str]:
+    """The one diff that fixes every family with a patch, when the document has it."""
+    c = entry.get("combined_patch")
+    if not c:
+        return []
+    fams = ", ".join(f"`{f}`" for f in c.get("families", []))
+    status = PATCH_SHORT[c.get("verified")]
+    return [f"**All at once:** one combined patch fixes {fams} ({status}): "
+            f"[`{combined_path(entry)}`]({combined_path(entry)}).", ""]
+
+
 def _environment(doc: dict, entry: dict, version: Optional[str]) -> list[str]:
     env, run = doc["environment"], entry.get("run") or doc["run"]
     impl = entry["implementation"]
@@ -268,7 +283,7 @@ def render_one(doc: dict, entry: dict) -> str:
         lines += [f"- {md_cell(fit_line(impl, level, fit))}." for level, fit in fits.items()] + [""]
     lines += contract_markdown(entry.get("contract"))
     lines += ["## Environment", ""] + _environment(doc, entry, version)
-    lines += ["## Summary", ""] + _summary(entry, findings)
+    lines += ["## Summary", ""] + _summary(entry, findings) + _combined(entry)
     imp = entry.get("impact")
     if imp is not None:
         rest = {k: v for k, v in imp.items() if k != "by_family"} if isinstance(imp, dict) else imp
