@@ -194,3 +194,17 @@ def test_combined_patch_is_linked_and_pasteable():
     assert issue.startswith("# nltk 3.10.4: one patch for 2 chrF bugs") and "```diff\n--- a/x.py" in issue
     assert "(requested-order-divisor.md)" in issue and "(f-score-averaged.md)" in issue
     assert underived(issue, doc) == []
+
+
+def test_upgrade_leaves_a_new_document_alone_and_fills_an_old_one(doc):
+    from audit.report.json_report import upgrade
+
+    assert upgrade(doc) == doc
+    old = copy.deepcopy(doc)
+    old["schema_version"] = "1.1"
+    for f in old["findings"]:
+        f.pop("snippet_language")
+        f["minimal"].pop("difference")
+        if f.get("scope"):
+            f["scope"].pop("diverging")
+    assert upgrade(old) == doc

@@ -53,7 +53,8 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     impl = entry["implementation"]
     version = entry.get("version") or (doc["environment"].get("packages") or {}).get(impl)
     f0 = group[0]
-    title = f0["title"][0].upper() + f0["title"][1:]
+    title = f0.get("title") or f0["family"]
+    title = title[0].upper() + title[1:]
     lines = [f"# {impl}{' ' + version if version else ''}: {title}", ""]
     claims = claims_text(f0.get("claims") or {})
     lines += [f"**Versions:** {impl} {version or '(version unknown)'}, {doc['environment']['python']}. "

@@ -33,6 +33,33 @@ def _scope(sweep: Optional[dict]) -> Optional[dict]:
     return {**sweep, "diverging": bad}
 
 
+def swapped(p: dict) -> bool:
+    """A system pair whose order the implementation's scores reverse (or tie)."""
+    d_ref, d_imp = p["reference_difference"], p["implementation_difference"]
+    return d_imp is not None and d_ref != 0 and (d_imp == 0 or (d_imp > 0) != (d_ref > 0))
+
+
+def _with_counts(impact: Optional[dict]) -> Optional[dict]:
+    """Impact study records (``kind: impact``) with the counts their report prints, so that
+    those numbers too are fields of the document: the confidence level, significant calls,
+    changed calls and swapped pairs."""
+    if not impact:
+        return impact
+    out = {}
+    for impl, rec in impact.items():
+        if isinstance(rec, dict) and rec.get("kind") == "impact" and rec.get("status") == "done" and "counts" not in rec:
+            pairs = rec.get("pairs") or []
+            rec = {**rec, "counts": {
+                "confidence_percent": round(100 * (1 - rec["alpha"])),
+                "significant_reference": sum(p["reference_call"] != "n.s." for p in pairs),
+                "significant_implementation": sum(p["implementation_call"] not in ("n.s.", None) for p in pairs),
+                "calls_changed": sum(bool(p["changed"]) for p in pairs),
+                "orders_swapped": sum(swapped(p) for p in pairs),
+            }}
+        out[impl] = rec
+    return out
+
+
 def _finding(f, enriched, impact: Optional[dict]) -> dict:
     d = f.to_dict()
     core = {k: d.pop(k) for k in ("implementation", "family", "level", "repro", "expected",
@@ -69,7 +96,7 @@ def _finding(f, enriched, impact: Optional[dict]) -> dict:
 def build(enriched, *, timestamp: bool = False) -> dict:
     """The document of an ``EnrichedResult`` (plain JSON data)."""
     result = enriched.result
-    impact = plain(enriched.impact) if enriched.impact is not None else None
+    impact = _with_counts(plain(enriched.impact)) if enriched.impact is not None else None
     doc: dict = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "chrf-audit", "version": enriched.environment["chrf_audit"]},
@@ -111,10 +138,9 @@ def build(enriched, *, timestamp: bool = False) -> dict:
 
 def upgrade(doc: dict) -> dict:
     """A saved document of an earlier 1.x schema with the fields 1.2 added (derived from its
-    own fields), so that ``chrf-audit report --from`` renders it like a new one."""
-    if doc.get("schema_version") == SCHEMA_VERSION:
-        return doc
-    out = dict(doc, schema_version=SCHEMA_VERSION)
+    own fields), so that ``chrf-audit report --from`` renders it like a new one; a 1.2
+    document comes back equal."""
+    out = dict(doc, schema_version=SCHEMA_VERSION)  # each derivation only where its field is missing
     findings = []
     for f in doc.get("findings", []):
         f = dict(f)
@@ -127,6 +153,8 @@ def upgrade(doc: dict) -> dict:
             f["snippet_language"] = "sh" if "\nprintf '%s\\n' " in (f.get("snippet") or "") else "python"
         findings.append(f)
     out["findings"] = findings
+    out["implementations"] = [dict(e, impact=_with_counts({"x": e["impact"]})["x"]) if isinstance(e.get("impact"), dict)
+                              else e for e in doc.get("implementations", [])]
     return out
 
 

@@ -205,7 +205,7 @@ def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
 
 def _family_section(entry: dict, group: list[dict], anchor: str, version: Optional[str]) -> list[str]:
     f0 = group[0]
-    lines = [f"## `{f0['family']}`", "", f"**What is wrong:** {md_cell(f0['title'])}.", ""]
+    lines = [f"## `{f0['family']}`", "", f"**What is wrong:** {md_cell(f0.get('title') or f0['family'])}.", ""]
     lines += _levels_table(entry, group) + [""]
     lines += _snippets(group) + _orders(entry, group) + _scope(entry, group)
     lines += _root_cause(entry, group, version) + _patch(entry, group, anchor)
