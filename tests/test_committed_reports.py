@@ -144,7 +144,7 @@ def test_a_sample_upstream_issue_is_linked_from_the_readme():
 @pytest.mark.parametrize("path", AUDITS, ids=lambda p: str(p.relative_to(REPORTS)))
 def test_every_number_of_a_committed_report_is_in_its_audit_json(path):
     from audit.report import issues
-    from tests.numbers import underived
+    from tests.report_numbers import underived
 
     doc = json.loads(path.read_text(encoding="utf-8"))
     for md in [path.parent / e["report"] for e in doc["implementations"]] + sorted(path.parent.glob("issues/*/*.md")):

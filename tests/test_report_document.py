@@ -27,7 +27,7 @@ from audit.findings import AdapterSummary, AuditResult, Finding, Repro
 from audit.outputs import write_reports
 from audit.report import document, github, issues, markdown, render_reports
 from tests.fixtures.report_examples import example_impact, example_result
-from tests.numbers import underived
+from tests.report_numbers import underived
 
 ROOT = Path(__file__).resolve().parents[1]
 
