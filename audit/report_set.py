@@ -45,7 +45,8 @@ from .outputs import atomic_write
 MANIFEST = ".chrf-audit-manifest.json"
 #: the names chrf-audit gives report files (slugs: audit.report._text.slug)
 REPORT_NAME = re.compile(r"(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\.md|audit\.json|junit\.xml"
-                         r"|charts/[A-Za-z0-9_-][A-Za-z0-9._-]*\.svg)")
+                         r"|charts/[A-Za-z0-9_-][A-Za-z0-9._-]*\.svg"
+                         r"|issues/[A-Za-z0-9_-][A-Za-z0-9._-]*/[A-Za-z0-9_-][A-Za-z0-9._-]*\.md)")
 #: a report file larger than this is not hashed (nor ever removed)
 MAX_REPORT_BYTES = 64 << 20
 
