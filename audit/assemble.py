@@ -41,6 +41,16 @@ def _repro(obs: Observation, explanation: list[str]) -> Repro:
     )
 
 
+def _largest(obs: Observation, claims) -> Repro:
+    """The largest difference's repro; it records its own parameters when the claims swarm
+    scored it under others than the finding's (else "-87.5 on hyp "a" ref "a"" reads as a
+    contradiction of the sweep, which scores that input at the claimed order)."""
+    out = _repro(obs, key_families(obs.key))
+    if obs.claims != claims:
+        out.claims = obs.claims.to_dict()
+    return out
+
+
 #: Families whose findings are grouped by a signature: what an unexplained divergence needs,
 #: which exception was raised, what was returned instead of a number.
 SIGNED = ("unexplained", "exception", "invalid-output")
@@ -151,7 +161,7 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None,
                 reference_signature=obs.reference.signature,
                 implementation_signature=getattr(adapter, "signature", adapter.name),
                 minimal=_repro(obs, fams),
-                largest=_repro(largest, key_families(largest.key)) if largest is not None else None,
+                largest=_largest(largest, claims) if largest is not None else None,
                 explanation=fams,
                 flaky=c.flaky and not (repros and group in repros),
                 source=_source(adapter, obs.level),

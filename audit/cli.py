@@ -15,7 +15,7 @@ import sys
 
 from .errors import UsageError
 
-COMMANDS = ["run", "impact", "check", "validate_patch", "stats"]
+COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report"]
 
 
 class _Parser(argparse.ArgumentParser):

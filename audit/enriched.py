@@ -1,8 +1,9 @@
 """The enriched result: an audit's plain records plus everything the reports show beyond them.
 
 Made by ``audit.enrich.enrich`` (which looks up upstream knowledge, runs the scope sweeps
-through the adapters and takes the patch verifications); read by the renderers of
-``audit.report``, which compute nothing else.  Plain data only: this module imports nothing
+through the adapters, takes the patch verifications and the impact studies); read by the
+renderers of ``audit.report`` through its one document (``audit.report.json_report.build``:
+audit.json), which they compute nothing beyond.  Plain data only: this module imports nothing
 of the audit, so a renderer importing it pulls in no adapter, runner or upstream library.
 """
 
@@ -44,6 +45,9 @@ class EnrichedResult:
     environment: dict  # chrf_audit, reference_impl, python, platform, packages
     slugs: dict[str, str]  # implementation -> report file stem
     details: dict[FindingKey, FindingDetails] = field(default_factory=dict)
+    #: implementation -> its impact record (``--impact-data``: audit.impact's study, plain
+    #: data, optional ``by_family``), None when no impact was asked for
+    impact: Optional[dict] = None
 
     def of(self, finding) -> FindingDetails:
         return self.details[finding_key(finding)]

@@ -44,6 +44,9 @@ class Repro:
     orders: list[OrderRow] = field(default_factory=list)  # reference's per-order statistics
     impl_orders: Optional[list[OrderRow]] = None  # implementation's, where it exposes them
     explanation: list[str] = field(default_factory=list)  # deviations that reproduce `actual`
+    #: the parameters this input was scored under when they are not the finding's own (the
+    #: claims swarm calls an implementation with other orders, beta, ...); None: the finding's
+    claims: Optional[dict] = None
 
     @property
     def difference(self) -> Optional[float]:

@@ -1,4 +1,10 @@
-"""Output paths: checked before any work, written atomically, one consistent set per directory.
+"""The one writer: output paths checked before any work, every rendered file written here.
+
+The renderers (``audit.report``) return ``{relative path: bytes}`` and read nothing of the
+environment; this module finds out the facts they take (the terminal's width and colour) and
+puts their bytes where they go: a reports directory as one consistent set
+(``write_reports``), a single file (``--json``, ``--junit``), standard output (the terminal
+table) and the GitHub job summary ($GITHUB_STEP_SUMMARY, appended).
 
 Why: an audit can take minutes; a report path that turns out to be a directory, a file where a
 directory is needed, or an unwritable location must fail *before* the audit (one line, exit 2),
@@ -15,6 +21,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Optional, Union
@@ -115,3 +123,73 @@ def atomic_write(path: Union[str, Path], data: Union[str, bytes]) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+# -- the facts the renderers take, and the destinations -------------------------------------
+def terminal_facts(stream=None) -> tuple[int, bool]:
+    """(width, colour) of the terminal the table is printed on: its width when it is one (or
+    $COLUMNS), else 100; colour only on a terminal and without NO_COLOR."""
+    stream = stream or sys.stdout
+    tty = hasattr(stream, "isatty") and stream.isatty()
+    if tty or "COLUMNS" in os.environ:
+        width = shutil.get_terminal_size((100, 24)).columns
+    else:
+        width = 100
+    return width, tty and "NO_COLOR" not in os.environ
+
+
+def step_summary_path() -> Optional[str]:
+    """$GITHUB_STEP_SUMMARY (checked before the audit, ``check_github_summary``), or None."""
+    return os.environ.get("GITHUB_STEP_SUMMARY") or None
+
+
+def print_bytes(data: bytes, stream=None) -> None:
+    """Rendered text to standard output (the terminal table)."""
+    stream = stream or sys.stdout
+    stream.flush()
+    out = getattr(stream, "buffer", None)
+    if out is not None:
+        out.write(data)
+        out.flush()
+    else:  # a text stream (pytest's capture, StringIO)
+        stream.write(data.decode("utf-8", "backslashreplace"))
+
+
+def append_file(path: Union[str, Path], data: bytes) -> Path:
+    """Append to a file another program owns (the GitHub job summary)."""
+    p = Path(path)
+    with open(p, "ab") as fh:
+        fh.write(data)
+    return p
+
+
+def write_reports(doc, out_dir: Union[str, Path], *, accepted: Optional[dict] = None,
+                  timestamp: bool = False) -> list[Path]:
+    """A reports directory: every file of ``audit.report.render_reports(doc)`` written as one
+    set (atomic files, under the directory's lock, stale files of an earlier run removed;
+    ``audit.report_set``).  The reports an earlier run wrote there for implementations this
+    one does not audit stay, and audit.json and junit.xml carry them over
+    (``audit.report.carry``).  ``doc``: the document (``audit.report.document(enriched)``),
+    or an ``EnrichedResult`` to make it of (``timestamp``: with the volatile field)."""
+    from . import report
+    from .report import carry, json_report
+    from .report_set import report_set
+
+    if not isinstance(doc, dict):
+        doc = report.document(doc, timestamp=timestamp)
+
+    files = report.render_reports(doc, accepted)
+    owner = report.owners(doc, files)
+    with report_set(Path(out_dir)) as rs:
+        earlier = carry.earlier_json(rs.previous_text("audit.json"))
+        mine = {p for p, o in owner.items() if o is not None}
+        names = carry.carried_names(earlier, {e["implementation"] for e in doc["implementations"]},
+                                    rs.previous_owners(), mine)
+        rs.keep(names)
+        if names:
+            files["audit.json"] = json_report.render(carry.merge_json(doc, earlier, names))["audit.json"]
+            files["junit.xml"] = carry.merge_junit_bytes(files["junit.xml"], rs.previous_text("junit.xml"), names)
+        shared = ("audit.json", "junit.xml")
+        paths = [rs.write(rel, data, owner[rel]) for rel, data in files.items() if rel not in shared]
+        paths += [rs.write(rel, files[rel]) for rel in shared]
+    return paths

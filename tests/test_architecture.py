@@ -21,7 +21,8 @@ REPORT = ROOT / "audit" / "report"
 FORBIDDEN = (
     "audit.upstream", "audit.runner", "audit.adapters", "audit.patch_validation", "audit.enrich",
     "audit.parallel", "audit.procs", "audit.search", "audit.impact", "audit.classify", "audit.checker",
-    "audit.metamorphic", "audit.cli", "audit.commands",
+    "audit.metamorphic", "audit.cli", "audit.commands", "audit.outputs", "audit.report_set", "audit.locking",
+    "audit.fitting", "audit.stats", "audit.http", "audit.contract.checks",
     "nltk", "sacrebleu", "torchmetrics", "torch", "subprocess", "multiprocessing", "concurrent",
 )
 
@@ -62,6 +63,49 @@ def test_renderers_import_nothing_that_audits(name, path):
     assert violations(path.read_text(encoding="utf-8"), name) == []
 
 
+#: what reading the environment looks like in a renderer's source: it gets these facts as arguments
+ENVIRONMENT_READS = ("environ", "getenv", "get_terminal_size", "isatty", "stdout", "stderr", "open", "Console")
+
+
+def environment_reads(source: str) -> list[str]:
+    """Names and attributes of ``source`` that read the environment, the terminal or files,
+    and imports of the modules that do (os, shutil, sys, platform, rich)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        if name in ENVIRONMENT_READS:
+            out.append(name)
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names if a.name.split(".")[0] in ("os", "shutil", "sys", "platform", "rich")]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in (
+                "os", "shutil", "sys", "platform", "rich"):
+            out.append(node.module)
+            out += [a.name for a in node.names if a.name in ENVIRONMENT_READS]
+    return sorted(out)
+
+
+@pytest.mark.parametrize("name,path", list(_report_modules()), ids=lambda x: str(x))
+def test_renderers_read_no_environment(name, path):
+    """No renderer reads os.environ, the terminal size, stdout or a file: the terminal's width
+    and colour and the step summary's path come in as arguments (``audit.outputs`` finds
+    them out and writes every byte)."""
+    assert environment_reads(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_environment_scan_catches_what_it_is_for():
+    planted = {
+        "import os\nx = os.environ.get('GITHUB_STEP_SUMMARY')\n": ["environ", "os"],
+        "from os import getenv\n": ["getenv", "os"],
+        "import shutil\nw = shutil.get_terminal_size().columns\n": ["get_terminal_size", "shutil"],
+        "from rich.console import Console\n": ["Console", "rich.console"],
+        "def f(p):\n    return open(p).read()\n": ["open"],
+        "import sys\nsys.stdout.isatty()\n": ["isatty", "stdout", "sys"],
+        "def render(doc, width):\n    return {'t': str(width).encode()}\n": [],
+    }
+    for src, want in planted.items():
+        assert environment_reads(src) == sorted(want), src
+
+
 def test_the_check_catches_what_it_is_for():
     """Planted renderer sources: each forbidden import, relative, absolute, inside a function
     or as ``from .. import upstream``, is caught; harmless ones are not."""
@@ -90,7 +134,7 @@ def test_rendering_loads_nothing_that_audits(tmp_path):
 import json, sys
 from audit.enriched import EnrichedResult, FindingDetails
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report import render_terminal, write_reports
+from audit.report import document, github, render_reports, terminal
 m = Repro(level="sentence", inputs={"hypothesis": "a", "references": ["a"]}, expected=100.0,
           expected_fraction="100", actual=50.0, actual_raw="0.5", outcome="value")
 f = Finding(implementation="x", family="unexplained", level="sentence", title="t", claims={}, reference_signature="",
@@ -103,8 +147,11 @@ e = EnrichedResult(res, {"chrf_audit": "0", "reference_impl": "0", "python": "p"
                    {"x": "x"}, {("x", "unexplained", "sentence"): FindingDetails(
                        "print(1)\n", "python", None, {"diff": "--- a/x\n+++ b/x\n", "description": "d", "verified": None},
                        sweep, "charts/x-unexplained.svg")})
-paths = write_reports(e, sys.argv[1])
-render_terminal(res)
+doc = document(e)
+files = render_reports(doc)
+terminal.render(doc, width=100, color=False)
+github.render(doc, ["check passed"])
+paths = [__import__("pathlib").Path(p) for p in files]
 loaded = sorted(m for m in sys.modules if any(m == p or m.startswith(p + ".") for p in json.loads(sys.argv[2])))
 print(json.dumps({"loaded": loaded, "files": sorted(p.name for p in paths)}))
 '''
@@ -112,7 +159,7 @@ print(json.dumps({"loaded": loaded, "files": sorted(p.name for p in paths)}))
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert got["files"] == ["audit.json", "junit.xml", "x-unexplained.svg", "x.md"]
+    assert got["files"] == ["audit.json", "junit.xml", "unexplained.md", "x-unexplained.svg", "x.md"]
     # the standard library's own use of these (none expected) would show here as well
     assert got["loaded"] == []
 

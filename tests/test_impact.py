@@ -314,7 +314,8 @@ def _stub_result(name="stub", families=("corpus-macro-average",)):
 def test_impact_study_in_reports_markdown_and_schema(corpus, tmp_path):
     import jsonschema
     from audit.impact import skipped_record, study
-    from audit.report import SCHEMA_PATH, write_reports
+    from audit.outputs import write_reports
+    from audit.report import SCHEMA_PATH
 
     _, files = corpus
     d = _write_corpus_dir(tmp_path, files)
@@ -327,16 +328,16 @@ def test_impact_study_in_reports_markdown_and_schema(corpus, tmp_path):
     assert rec["implementation_significance"].startswith("paired permutation")
     impact = {"stub": rec, "clean": skipped_record("clean", "no finding")}
     result = _stub_result()
-    paths_a = write_reports(enrich(result), tmp_path / "a", impact=impact)
-    paths_b = write_reports(enrich(result), tmp_path / "b", impact=impact)
+    paths_a = write_reports(enrich(result, impact=impact), tmp_path / "a")
+    paths_b = write_reports(enrich(result, impact=impact), tmp_path / "b")
     for pa, pb in zip(paths_a, paths_b):
         assert pa.read_bytes() == pb.read_bytes(), pa.name
     md = (tmp_path / "a" / "stub.md").read_text(encoding="utf-8")
     assert "## Impact on a corpus" in md and "### Systems" in md and "### Pairwise comparisons" in md
     assert ("Conclusions change" in md) or ("No conclusion changes" in md)
     assert "### Where the difference comes from" in md and "reproduce its corpus score on every system" in md
-    assert md.index("## Impact on a corpus") < md.index("## 1. `corpus-macro-average`")
-    section = md[md.index("## 1. `corpus-macro-average`"):]
+    assert md.index("## Impact on a corpus") < md.index("## `corpus-macro-average`")
+    section = md[md.index("## `corpus-macro-average`"):]
     assert "### Impact on a corpus" in section and "It acts on the corpus aggregation itself" in section
     for name in ("good", "mid", "bad"):
         assert f"| {name} |" in md

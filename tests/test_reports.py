@@ -10,11 +10,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report import SCHEMA_PATH, append_github_summary, render_terminal, write_json, write_junit, write_reports
+from audit.outputs import write_reports
+from audit.report import SCHEMA_PATH, document, json_report, junit
+from tests.fixtures.render import summary_text, terminal_text
 from audit.report._text import escape, slug, unique_slugs
 from audit.report.chart import bar_chart, line_chart
 from tests.fixtures.report_examples import example_impact, example_result
@@ -30,7 +31,7 @@ def result():
 @pytest.fixture(scope="module")
 def reports(result, tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    paths = write_reports(enrich(result), out, impact=example_impact())
+    paths = write_reports(enrich(result, impact=example_impact()), out)
     return out, paths
 
 
@@ -43,6 +44,8 @@ def test_files_written(reports):
     names = sorted(p.relative_to(out).as_posix() for p in paths)
     assert names == sorted([
         "nltk.md", "sacrebleu.md", "audit.json", "junit.xml",
+        "issues/nltk/requested-order-divisor.md", "issues/nltk/f-score-averaged.md",
+        "issues/nltk/corpus-macro-average.md", "issues/nltk/whitespace-set-white-space.md",
         "charts/nltk-requested-order-divisor.svg", "charts/nltk-f-score-averaged.svg",
         "charts/nltk-corpus-macro-average.svg", "charts/nltk-whitespace-set-white-space.svg",
     ])
@@ -54,7 +57,7 @@ def test_json_valid_and_stable_core(reports, result):
     doc = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(_schema())
     jsonschema.Draft202012Validator(_schema()).validate(doc)
-    assert doc["schema_version"] == "1.1"
+    assert doc["schema_version"] == "1.2"
     assert len(doc["findings"]) == 4
     by = {f["family"]: f for f in doc["findings"]}
     d = by["requested-order-divisor"]
@@ -92,16 +95,16 @@ def test_json_schema_rejects_broken_core(reports):
 
 
 def test_byte_identical(result, tmp_path):
-    a = write_reports(enrich(result), tmp_path / "a", impact=example_impact())
-    b = write_reports(enrich(result), tmp_path / "b", impact=example_impact())
+    a = write_reports(enrich(result, impact=example_impact()), tmp_path / "a")
+    b = write_reports(enrich(result, impact=example_impact()), tmp_path / "b")
     assert [p.relative_to(tmp_path / "a") for p in a] == [p.relative_to(tmp_path / "b") for p in b]
     for pa, pb in zip(a, b):
         assert pa.read_bytes() == pb.read_bytes(), pa.name
 
 
 def test_timestamp_is_one_separate_field(result, tmp_path):
-    write_json(enrich(result), tmp_path / "t.json", timestamp=True)
-    write_json(enrich(result), tmp_path / "n.json")
+    (tmp_path / "t.json").write_bytes(json_report.render(document(enrich(result), timestamp=True))["audit.json"])
+    (tmp_path / "n.json").write_bytes(json_report.render(document(enrich(result)))["audit.json"])
     t = json.loads((tmp_path / "t.json").read_text())
     n = json.loads((tmp_path / "n.json").read_text())
     assert set(t) - set(n) == {"volatile"}
@@ -139,17 +142,21 @@ def test_markdown_nltk(reports, result):
     for fam in ("requested-order-divisor", "f-score-averaged", "corpus-macro-average", "whitespace-set-white-space"):
         assert f"`{fam}`" in md
         assert f"![nltk scope chart](charts/nltk-{fam}.svg)" in md
-    assert md.count("```diff") == 4
-    assert "| char 1 | 1 | 1 | 1 |" in md
+    assert md.count("```diff") == 0  # the diffs are in the upstream issues beside the report
+    for fam in ("requested-order-divisor", "f-score-averaged", "corpus-macro-average", "whitespace-set-white-space"):
+        issue = (out / "issues" / "nltk" / f"{fam}.md").read_text(encoding="utf-8")
+        assert issue.count("```diff") == 1 and f"(issues/nltk/{fam}.md)" in md
+    assert "| char 1 | 1 | 1 | 1 |" in md and "| char 2–6 | 0 | 0 | 0 | — | — | — | no |" in md
     assert "`169082225/2162349`" in md
-    assert "5 of 10 inputs of the sweep diverge" in md
-    assert "4 of 29 inputs of the sweep diverge" in md
+    assert "5 of 10 inputs diverge" in md
+    assert "4 of 29 inputs diverge" in md
+    assert "Platform" not in md and "Linux" not in md  # machine facts stay in audit.json
     assert "segments affected" in md  # impact table
     assert "\x1c" not in md
     # the root-cause line named in the report is the installed source's line
     import nltk.translate.chrf_score as mod
 
-    m = re.search(r"`nltk/translate/chrf_score.py`, line (\d+), in `corpus_chrf`", md)
+    m = re.search(r"`nltk/translate/chrf_score.py`, line (\d+), in `corpus_chrf`.*`num_ngram_sizes = len", md)
     line = Path(mod.__file__).read_text().splitlines()[int(m.group(1)) - 1]
     assert "num_ngram_sizes = len(ngram_fscores)" in line
 
@@ -175,10 +182,7 @@ def test_charts_are_svg(reports):
 
 
 def test_terminal_width_100_and_escaped(result):
-    buf = io.StringIO()
-    console = Console(file=buf, width=100, no_color=True, color_system=None)
-    render_terminal(result, console)
-    text = buf.getvalue()
+    text = terminal_text(result, 100)
     assert all(len(line) <= 100 for line in text.splitlines())
     assert "\x1c" not in text and "\\u001c" in text
     assert "\x1b[" not in text
@@ -188,26 +192,41 @@ def test_terminal_width_100_and_escaped(result):
     assert "sacrebleu" in text and "no finding" in text
 
 
-def test_terminal_plain_when_not_a_terminal(result, capsys, monkeypatch):
-    monkeypatch.setenv("NO_COLOR", "1")
+def test_terminal_facts(monkeypatch):
+    """The writer finds out the terminal's facts: no colour on a pipe or with NO_COLOR; 100
+    columns on a pipe unless $COLUMNS says otherwise.  The renderer colours only when told."""
+    from audit.outputs import terminal_facts
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
     monkeypatch.delenv("COLUMNS", raising=False)
-    render_terminal(result)
-    out = capsys.readouterr().out
-    assert "\x1b[" not in out
-    assert all(len(line) <= 100 for line in out.splitlines())
-    assert "requested-order-divisor" in out
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert terminal_facts(io.StringIO()) == (100, False)
+    assert terminal_facts(Tty())[1] is True
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert terminal_facts(Tty())[1] is False
+    monkeypatch.setenv("COLUMNS", "132")
+    assert terminal_facts(io.StringIO()) == (132, False)
 
 
-def test_github_summary(result, tmp_path, monkeypatch):
-    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    assert append_github_summary(result) is None
+def test_terminal_colour_only_when_told(result):
+    plain, coloured = terminal_text(result, 100), terminal_text(result, 100, color=True)
+    assert "\x1b[" not in plain and "\x1b[1mchrF audit: 4 findings\x1b[0m" in coloured
+    assert coloured.replace("\x1b[0m", "").replace("\x1b[1m", "").replace("\x1b[32m", "") == plain
+
+
+def test_github_summary(result, tmp_path):
+    from audit.outputs import append_file
+
     target = tmp_path / "summary.md"
     target.write_text("earlier step\n")
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(target))
-    assert append_github_summary(result) == target
+    append_file(target, summary_text(result, ["check passed: no new finding (0 accepted)"]).encode())
     text = target.read_text()
     assert text.startswith("earlier step\n")
     assert "| nltk | `requested-order-divisor` | sentence |" in text
+    assert "### chrf-audit check\n\n```\ncheck passed: no new finding (0 accepted)\n```" in text
 
 
 def test_escape_and_slugs():
@@ -232,9 +251,9 @@ def test_generic_implementation(tmp_path):
     doc = json.loads((tmp_path / "audit.json").read_text())
     jsonschema.Draft202012Validator(_schema()).validate(doc)
     assert doc["findings"][0]["actual"] is None and doc["findings"][0]["outcome"] == "exception"
-    write_junit(res, tmp_path / "j.xml")
+    (tmp_path / "j.xml").write_bytes(junit.render(document(enrich(res)))["junit.xml"])
     assert ET.parse(tmp_path / "j.xml").getroot().find(".//failure").get("type") == "exception"
-    assert len(paths) == 3
+    assert len(paths) == 4  # the report, its upstream issue, audit.json, junit.xml
 
 
 def test_impact_study_record_is_checked_by_the_schema(reports):

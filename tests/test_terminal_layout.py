@@ -13,10 +13,10 @@ import os
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report.terminal import elide, render_terminal, repro_cell, table_lines
+from audit.report.terminal import elide, repro_cell, table_lines
+from tests.fixtures.render import doc_of, terminal_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 EXTERNAL = "external:python3 /home/someone/projects/chrf-tools/examples/chrfpp_wrapper.py /opt/chrF/chrF++.py"
@@ -55,9 +55,7 @@ def _result() -> AuditResult:
 
 
 def _render(width: int) -> str:
-    buf = io.StringIO()
-    render_terminal(_result(), Console(file=buf, width=width, no_color=True, color_system=None))
-    return buf.getvalue()
+    return terminal_text(_result(), width)
 
 
 @pytest.mark.parametrize("width", [80, 200])
@@ -88,10 +86,10 @@ def test_layout_properties(width):
 
 
 def test_wide_is_one_line_per_finding_narrow_two():
-    rows = lambda w: [line for line, role in table_lines(_result().findings, w) if role == "row"]  # noqa: E731
+    rows = lambda w: [line for line, role in table_lines(doc_of(_result())["findings"], w) if role == "row"]  # noqa: E731
     assert len(rows(150)) == 4 and len(rows(149)) == 8
     # widths outside 80..200 are clamped
-    assert all(len(line) <= 80 for line, _ in table_lines(_result().findings, 40))
+    assert all(len(line) <= 80 for line, _ in table_lines(doc_of(_result())["findings"], 40))
 
 
 def test_elide_and_repro_cell():

@@ -238,7 +238,7 @@ def test_repro_snippet_runs_and_prints_actual(family):
 
 
 def test_repro_snippet_in_markdown_is_the_same(tmp_path):
-    from audit.report import write_reports
+    from audit.outputs import write_reports
 
     res = example_result()
     write_reports(enrich(res), tmp_path)

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from rich.console import Console
 
 from audit import baseline, strategies as S
 from audit.cases import save_findings_as_cases
@@ -31,9 +30,9 @@ from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
 from audit.patch_validation import render as render_validation
 from audit.patch_validation.validate import FIXED, INTRODUCED, STILL, FamilyStatus, Validation
-from audit.report import render_terminal, write_reports
+from audit.outputs import write_reports
+from tests.fixtures.render import summary_text, terminal_text
 from audit.report._text import quoted
-from audit.report.github import append_github_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,17 +141,10 @@ def test_every_output_takes_every_string(result, tmp_path_factory):
     assert len(junit.findall(".//failure")) == len(result.findings)
 
     # terminal table, on a stream that encodes strictly (a UTF-8 stdout)
-    raw = io.BytesIO()
-    stream = io.TextIOWrapper(raw, encoding="utf-8", errors="strict")
-    render_terminal(result, Console(file=stream, width=120, no_color=True, color_system=None, highlight=False))
-    stream.flush()
-    _printable(raw.getvalue().decode("utf-8"), "terminal")
+    _printable(terminal_text(result, 120), "terminal")
 
     # GitHub step summary
-    summary = out / "summary.md"
-    summary.write_text("")
-    append_github_summary(result, str(summary))
-    _printable(summary.read_bytes().decode("utf-8"), "step summary")
+    _printable(summary_text(result, ["check passed"]), "step summary")
 
     # validate-patch: its text and --json
     v = _validation(result)

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import os
 from pathlib import Path
 
 from .. import config as _config
 from .. import options
 from ..errors import UsageError
 from ..outputs import check_file, check_report_outputs
+from .progress import Phases
 from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, check_output_names,
-                  execute, resolve_adapters, validate_search_args, write_outputs)
+                  close_all, enrich_result, execute, resolve_adapters, validate_search_args, write_outputs)
 
 _CLAIM_ATTRS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale")
 
@@ -143,17 +143,6 @@ def _verdict(cmp, strict: bool) -> str:
     return f"check passed: no new finding ({len(cmp.accepted)} accepted)"
 
 
-def _github_summary(lines: list[str]) -> None:
-    target = os.environ.get("GITHUB_STEP_SUMMARY")
-    if not target:
-        return
-    try:
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write("### chrf-audit check\n\n```\n" + "\n".join(lines) + "\n```\n\n")
-    except OSError as exc:  # checked before the audit; the verdict is printed already
-        raise UsageError(f"GITHUB_STEP_SUMMARY {target}: cannot write: {exc.strerror or exc}") from None
-
-
 def _accepted(args, cmp, result, today) -> dict:
     """The findings this gate does not fail on, {(implementation, family): reason}, for the
     JUnit report: the baseline's (an expired entry only without --strict), or, with
@@ -167,6 +156,7 @@ def _accepted(args, cmp, result, today) -> dict:
 
 def check(args) -> int:
     from .. import baseline as B
+    from ..report import document
 
     cfg = _config.load(args.config)
     args.timeout_given = args.timeout is not None
@@ -180,18 +170,19 @@ def check(args) -> int:
     baseline = B.load(args.baseline)  # before the audit: a broken file fails fast
     adapters = _resolve_all(args, cfg)
     check_output_names(args, adapters)
-    result = execute(args, adapters)
-
-    from .. import report
-
-    report.render_terminal(result)
-    from .progress import Phases
-
-    audited = [a.implementation for a in result.adapters]
-    cmp = B.compare(result.findings, baseline, today=today, audited=audited)
-    with Phases(not args.quiet) as phases:
-        write_outputs(args, result, phases=phases, accepted=_accepted(args, cmp, result, today))
+    try:
+        result = execute(args, adapters)  # collect
+        audited = [a.implementation for a in result.adapters]
+        cmp = B.compare(result.findings, baseline, today=today, audited=audited)
+        with Phases(not args.quiet) as phases:
+            enriched = enrich_result(args, result, adapters, phases=phases)  # enrich
+    finally:
+        close_all(adapters)
+    doc = document(enriched, timestamp=getattr(args, "timestamp", False))  # render ...
+    accepted = _accepted(args, cmp, result, today)
     if args.update_baseline:
+        with Phases(not args.quiet) as phases:  # ... and write
+            write_outputs(args, doc, phases=phases, accepted=accepted)
         # only the audited implementations' entries change; the file is re-read under a lock
         n, added, removed = B.update_file(args.baseline, result.findings, audited=audited, today=today)
         lines = [f"baseline {args.baseline} updated: {n} accepted "
@@ -201,6 +192,7 @@ def check(args) -> int:
         print("\n".join(lines))
         return 0
     lines = _report_lines(cmp, baseline, args) + [_verdict(cmp, args.strict)]
+    with Phases(not args.quiet) as phases:  # ... and write (the verdict goes to the job summary too)
+        write_outputs(args, doc, phases=phases, accepted=accepted, check_lines=lines)
     print("\n".join(lines))
-    _github_summary(lines)
     return 1 if cmp.failed(args.strict) else 0

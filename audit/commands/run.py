@@ -194,101 +194,82 @@ class ProgressLine:
 
 
 def execute(args, adapters, on_summary=None):
-    """Run the audit for parsed args (shared by run and check)."""
+    """Run the audit for parsed args (shared by run and check).  The adapters stay open: the
+    enrich stage's impact study scores with them; the caller closes them."""
     from ..parallel import default_jobs
     from ..runner import run_audit
 
     jobs = getattr(args, "jobs", None) or default_jobs()
     with ProgressLine(not getattr(args, "quiet", False)) as progress:
-        try:
-            return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
-                             cases_dir=args.cases, save_cases=args.save_cases,
-                             derandomize=getattr(args, "derandomize", False), progress=progress,
-                             on_summary=on_summary, jobs=jobs, hypothesis_profile=getattr(args, "hypothesis_profile", None))
-        finally:
-            for a in adapters:
-                a.close()
+        return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
+                         cases_dir=args.cases, save_cases=args.save_cases,
+                         derandomize=getattr(args, "derandomize", False), progress=progress,
+                         on_summary=on_summary, jobs=jobs, hypothesis_profile=getattr(args, "hypothesis_profile", None))
 
 
-def impact_studies(args, result) -> dict | None:
-    """``--impact-data``: one impact study per implementation with findings (a fresh adapter
-    with the generous ``--impact-timeout``; the audit's adapters are closed by then)."""
-    data = getattr(args, "impact_data", None)
-    if data is None:
-        return None
-    import time
+def close_all(adapters) -> None:
+    for a in adapters:
+        a.close()
 
-    from ..adapters import resolve
-    from ..impact import load_impact_data, skipped_record, study
+
+def report_targets(args, default_dir=None) -> list:
+    """The report directories asked for (--reports-dir or the default, --markdown)."""
+    return [d for d in (args.reports_dir or default_dir, args.markdown) if d]
+
+
+def enrich_result(args, result, adapters, *, default_dir=None, verified=None, phases=None):
+    """The enrich stage of run and check: snippets, and when reports are written root causes,
+    scope sweeps and patch verifications (those in ``verified``, the others here unless
+    --no-verify); the impact study of --impact-data with the audit's ``adapters``."""
+    from ..enrich import ImpactRequest, enrich
     from .impact import progress
-
-    systems, references = load_impact_data(data)
-    out: dict = {}
-    wanted = [a.implementation for a in result.adapters if a.findings]
-    for a in result.adapters:
-        if not a.findings:
-            out[a.implementation] = skipped_record(
-                a.implementation, "no finding, so its scores are the reference's on this data")
-    if not wanted:
-        return out
-    if implementation_given(args):
-        adapters = resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
-                           overrides=claim_overrides(args) or None, timeout=args.impact_timeout,
-                           **custom_flags(args))
-    else:
-        adapters = resolve(",".join(wanted), overrides=claim_overrides(args) or None, timeout=args.impact_timeout)
-    cache: dict = {}
-    try:
-        for adapter in adapters:
-            summary = next((a for a in result.adapters if a.implementation == adapter.name and a.findings), None)
-            if summary is None:
-                continue
-            families = list(dict.fromkeys(f.family for f in summary.findings))  # a family may show at both levels
-            steps = progress(quiet=args.quiet)
-            start = time.perf_counter()
-            with steps:
-                out[adapter.name] = study(adapter, families, systems, references, data=str(data),
-                                          n_systems=args.impact_systems, resamples=args.impact_resamples,
-                                          alpha=args.impact_alpha, seed=args.seed, steps=steps,
-                                          reference_cache=cache)
-            rec = out[adapter.name]
-            print(f"impact of {adapter.name} on {rec['systems_studied']} of {rec['systems_total']} systems "
-                  f"({time.perf_counter() - start:.1f} s): {rec['verdict']}", file=sys.stderr)
-    finally:
-        for adapter in adapters:
-            adapter.close()
-    return out
-
-
-def write_outputs(args, result, default_dir=None, impact=None, phases=None, verified=None, accepted=None) -> None:
-    """Enrich the result (snippets, root causes, scope sweeps through the adapters, patch
-    verifications: those in ``verified``, the others done here when reports are written and
-    --no-verify is not given) and render every output asked for.  ``accepted``: the
-    findings ``check`` accepts, {(implementation, family): reason} (skipped in JUnit)."""
-    from .. import report
-    from ..enrich import enrich
     from .progress import Phases
 
+    targets = report_targets(args, default_dir)
+    request = None
+    if getattr(args, "impact_data", None) is not None:
+        request = ImpactRequest(data=args.impact_data, systems=args.impact_systems, resamples=args.impact_resamples,
+                                alpha=args.impact_alpha, timeout=args.impact_timeout, seed=args.seed)
+    # the impact study draws its own progress bars: no phase display around it
+    phases = phases if phases is not None and request is None else Phases(False)
+    with phases.phase("enriching the findings (snippets, root causes, scope sweeps)", total=1) as task:
+        enriched = enrich(result, verified=verified, verify=bool(targets) and not getattr(args, "no_verify", False),
+                          with_upstream=bool(targets or args.json),
+                          timeout=getattr(args, "timeout", None) or options.default("timeout"),
+                          impact_request=request, adapters=adapters,
+                          impact_steps=lambda: progress(quiet=getattr(args, "quiet", False)),
+                          say=lambda line: print(line, file=sys.stderr))
+        task.advance()
+    return enriched
+
+
+def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check_lines=None) -> None:
+    """Render the document and write every output asked for: the terminal table, each
+    reports directory, --json, --junit, the GitHub job summary.  ``accepted``: the findings
+    ``check`` accepts, {(implementation, family): reason} (skipped in JUnit);
+    ``check_lines``: the gate's verdict, for the job summary."""
+    from .. import outputs
+    from ..report import github, json_report, junit, terminal
+    from .progress import Phases
+
+    width, color = outputs.terminal_facts()
+    outputs.print_bytes(terminal.render(doc, width=width, color=color)["terminal.txt"])
     phases = phases or Phases(False)
-    stamp = getattr(args, "timestamp", False)
-    reports_dir = args.reports_dir or default_dir
-    targets = [d for d in (reports_dir, args.markdown) if d]
+    targets = report_targets(args, default_dir)
     try:  # the paths were checked before the audit (audit.outputs); this is a late failure
-        with phases.phase("writing reports (snippets, root causes, scope sweeps, charts)",
-                          total=len(targets) + bool(args.json) + bool(args.junit)) as task:
-            verify = bool(targets) and not getattr(args, "no_verify", False)
-            enriched = (enrich(result, verified=verified, verify=verify, timeout=getattr(args, "timeout", None) or options.default("timeout"))
-                        if targets or args.json else None)
+        with phases.phase("writing reports", total=len(targets) + bool(args.json) + bool(args.junit)) as task:
             for target in targets:
-                report.write_reports(enriched, target, impact=impact, timestamp=stamp, accepted=accepted)
+                outputs.write_reports(doc, target, accepted=accepted)
                 task.advance()
             if args.json:
-                report.write_json(enriched, args.json, impact=impact, timestamp=stamp)
+                outputs.atomic_write(args.json, json_report.render(doc)["audit.json"])
                 task.advance()
             if args.junit:
-                report.write_junit(result, args.junit, accepted=accepted)
+                outputs.atomic_write(args.junit, junit.render(doc, accepted)["junit.xml"])
                 task.advance()
-        report.append_github_summary(result)
+        summary = outputs.step_summary_path()
+        if summary:
+            outputs.append_file(summary, github.render(doc, check_lines)["step-summary.md"])
     except OSError as exc:
         raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
 
@@ -318,14 +299,18 @@ def run(args) -> int:
     # Patch verification (per patch: its copy audited and the repros replayed, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited; the results go to the enrich stage.
     pending: dict = {}
-    with owned_pool(2) as pool:
-        result = execute(args, adapters,
-                         on_summary=(lambda s: pending.update(start_verification(s, pool))) if verify else None)
+    try:
+        with owned_pool(2) as pool:
+            result = execute(args, adapters,  # collect
+                             on_summary=(lambda s: pending.update(start_verification(s, pool))) if verify else None)
+            with Phases(not args.quiet) as phases:
+                wait_with_progress(phases, list(pending.values()), "verifying suggested patches (each copy audited, repros replayed)")
         with Phases(not args.quiet) as phases:
-            wait_with_progress(phases, list(pending.values()), "verifying suggested patches (each copy audited, repros replayed)")
-    verified = results(pending)  # {(implementation, family): bool}, for the enrich stage
-    report.render_terminal(result)
-    impact = impact_studies(args, result)
+            enriched = enrich_result(args, result, adapters, default_dir=default_dir, verified=results(pending),
+                                     phases=phases)  # enrich
+    finally:
+        close_all(adapters)
+    doc = report.document(enriched, timestamp=args.timestamp)  # render ...
     with Phases(not args.quiet) as phases:
-        write_outputs(args, result, default_dir, impact=impact, phases=phases, verified=verified)
+        write_outputs(args, doc, default_dir, phases=phases)  # ... and write
     return 1 if result.findings else 0

@@ -11,7 +11,9 @@ pure functions of the enriched result:
 * scope sweeps are scored through isolated adapters (``scoring.AdapterScorer``);
 * patch verifications are passed in (``verified``: the CLI verifies while the next
   implementation is audited, see ``verification.start_verification``) or computed here
-  (``verify=True``); a patch whose verification was not run is "not checked" (None).
+  (``verify=True``); a patch whose verification was not run is "not checked" (None);
+* the impact study (``--impact-data``) is computed here with the audit's adapters
+  (``impact.impact_studies``), or passed in as records (``impact=``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from typing import Optional
 
 from .. import options
 from ..enriched import EnrichedResult, FindingDetails, finding_key
+from .impact import ImpactRequest
 from .verification import PatchKey, start_verification, verification_jobs, verify_all
 
 __all__ = ["enrich", "environment", "start_verification", "verification_jobs", "verify_all",
-           "EnrichedResult", "FindingDetails"]
+           "EnrichedResult", "FindingDetails", "ImpactRequest"]
 
 
 def environment(result) -> dict:
@@ -47,14 +50,18 @@ def environment(result) -> dict:
 
 
 def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: bool = False,
-           with_upstream: bool = True, timeout: float = options.default("timeout"), scorer=None) -> EnrichedResult:
+           with_upstream: bool = True, timeout: float = options.default("timeout"), scorer=None,
+           impact: Optional[dict] = None, impact_request: Optional[ImpactRequest] = None,
+           adapters: Optional[list] = None, impact_steps=None, say=lambda line: None) -> EnrichedResult:
     """The enriched result of an audit.
 
     ``verified``: patch verifications already done, by (implementation, family).
     ``verify``: verify the others here (``verify_suggested``, two at a time); otherwise a patch not in
     ``verified`` is shown as not checked.  ``with_upstream=False``: no root cause, patch or
     sweep (snippets still).  ``timeout``: per call of the sweeps' adapters.  ``scorer``: the
-    sweeps' scorer (``scoring.AdapterScorer`` by default, closed here when made here)."""
+    sweeps' scorer (``scoring.AdapterScorer`` by default, closed here when made here).
+    ``impact``: impact records already made, by implementation; ``impact_request``: compute
+    them with ``adapters`` (the audit's, still open; ``impact_steps``/``say``: progress)."""
     from .. import upstream
     from ..report._text import unique_slugs
     from .scoring import AdapterScorer
@@ -63,7 +70,11 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
         verified = verify_all(result, verified)
     verified = verified or {}
     slugs = unique_slugs([a.implementation for a in result.adapters])
-    out = EnrichedResult(result=result, environment=environment(result), slugs=slugs)
+    if impact_request is not None:
+        from .impact import impact_studies
+
+        impact = {**(impact or {}), **impact_studies(result, adapters or [], impact_request, steps=impact_steps, say=say)}
+    out = EnrichedResult(result=result, environment=environment(result), slugs=slugs, impact=impact)
     own = scorer is None
     scorer = AdapterScorer(timeout) if own else scorer
     try:

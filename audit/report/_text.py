@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Optional
 
 
+def _unseen(ch: str) -> bool:
+    """A character a reader cannot see on its own: not printable (controls, format characters
+    such as U+200B and U+FEFF, whitespace other than U+0020, surrogates) or a combining mark
+    (U+0301 in NFD "e\u0301" would print as "é", the same as NFC's one character)."""
+    return not ch.isprintable() or unicodedata.category(ch).startswith("M")
+
+
 def escape(s: str, limit: Optional[int] = None) -> str:
-    """Printable characters as they are, everything else (control characters, whitespace other
-    than U+0020, surrogates) as \\uXXXX; backslash doubled.  Truncated to ``limit`` characters
-    of output with a trailing ellipsis."""
+    """Characters a reader sees as they are, everything else (``_unseen``: control and format
+    characters, whitespace other than U+0020, surrogates, combining marks) as \\uXXXX;
+    backslash doubled.  Truncated to ``limit`` characters of output with a trailing ellipsis."""
     out = []
     for ch in s:
         if ch == "\\":
             out.append("\\\\")
-        elif ch.isprintable():
+        elif not _unseen(ch):
             out.append(ch)
         else:
             cp = ord(ch)

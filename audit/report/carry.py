@@ -82,3 +82,12 @@ def merge_junit(root: ET.Element, text: Optional[str], names: list[str]) -> ET.E
         total = sum(int(s.get(key, "0") or 0) for s in root.findall("testsuite"))
         root.set(key, str(total))
     return root
+
+
+def merge_junit_bytes(data: bytes, text: Optional[str], names: list[str]) -> bytes:
+    """``merge_junit`` on rendered bytes (``junit.render``)."""
+    from .junit import to_bytes
+
+    if not names or not text:
+        return data
+    return to_bytes(merge_junit(ET.fromstring(data), text, names))

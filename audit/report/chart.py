@@ -159,3 +159,12 @@ def scope_chart(implementation: str, family: str, sweep: dict) -> str:
     if sweep.get("kind") == "bar":
         return bar_chart(title, sweep["x_label"], "score (0..100)", xs, series)
     return line_chart(title, sweep["x_label"], "score (0..100)", xs, series)
+
+
+def render(doc: dict) -> dict[str, bytes]:
+    """{"charts/<report>-<family>.svg": bytes}: each finding's sweep chart (once per path)."""
+    out: dict[str, bytes] = {}
+    for f in doc["findings"]:
+        if f.get("scope") and f.get("chart") and f["chart"] not in out:
+            out[f["chart"]] = scope_chart(f["implementation"], f["family"], f["scope"]).encode("utf-8", "backslashreplace")
+    return out

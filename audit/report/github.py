@@ -1,41 +1,41 @@
-"""A markdown summary appended to $GITHUB_STEP_SUMMARY (GitHub Actions job summary)."""
+"""The GitHub Actions job summary: markdown that the writer appends to $GITHUB_STEP_SUMMARY
+(``audit.outputs``; the path is the caller's fact, never read here).
+
+A view of the document (audit.json): the findings table, each implementation's conformance
+matrix, the search settings and, for ``check``, the gate's verdict lines.
+"""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Optional
 
+from ._doc import actual_text
 from ._text import md_cell, md_code, num, repro_text, signed, visible
 from .markdown import conformance_matrix
 
 
-def summary_markdown(result) -> str:
+def summary_markdown(doc: dict, check_lines: Optional[list[str]] = None) -> str:
     lines = ["## chrF audit", ""]
-    findings = result.findings
+    findings = doc["findings"]
     if findings:
-        rows = [[md_cell(f.implementation), f"`{f.family}`", f.level, md_code(repro_text(f.minimal.inputs, 50)),
-                 num(f.minimal.expected), num(f.minimal.actual) if f.minimal.outcome == "value" else f.minimal.outcome,
-                 signed(f.minimal.difference)] for f in findings]
+        rows = [[md_cell(f["implementation"]), f"`{f['family']}`", f["level"],
+                 md_code(repro_text(f["minimal"]["inputs"], 50)), num(f["minimal"]["expected"]), actual_text(f),
+                 signed(f["minimal"].get("difference"))] for f in findings]
         lines += ["| Implementation | Family | Level | Minimal repro | Expected | Actual | Difference |",
                   "| --- | --- | --- | --- | ---: | ---: | ---: |"]
         lines += ["| " + " | ".join(r) + " |" for r in rows]
     else:
         lines.append("No finding.")
-    for a in result.adapters:
-        if getattr(a, "conformance", None):
-            lines += ["", f"### {md_cell(a.implementation)} conformance", ""] + conformance_matrix(a)
-    lines += ["", f"seed {result.seed}, max examples {result.max_examples}, tolerance {result.tolerance:g}", ""]
-    return visible("\n".join(lines))
+    for entry in doc["implementations"]:
+        if entry.get("conformance"):
+            lines += ["", f"### {md_cell(entry['implementation'])} conformance", ""] + conformance_matrix(entry)
+    run = doc["run"]
+    lines += ["", f"seed {run['seed']}, max examples {run['max_examples']}, tolerance {run['tolerance']:g}", ""]
+    if check_lines:
+        lines += ["### chrf-audit check", "", "```", *check_lines, "```", ""]
+    return visible("\n".join(lines)) + "\n"
 
 
-def append_github_summary(result, path: Optional[str] = None) -> Optional[Path]:
-    """Append the summary to ``path`` or $GITHUB_STEP_SUMMARY; None (nothing written) when
-    neither is set."""
-    target = path or os.environ.get("GITHUB_STEP_SUMMARY")
-    if not target:
-        return None
-    p = Path(target)
-    with open(p, "a", encoding="utf-8") as fh:
-        fh.write(summary_markdown(result) + "\n")
-    return p
+def render(doc: dict, check_lines: Optional[list[str]] = None) -> dict[str, bytes]:
+    """{"step-summary.md": bytes}: what is appended to the job summary."""
+    return {"step-summary.md": summary_markdown(doc, check_lines).encode("utf-8", "backslashreplace")}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ._text import md_cell, md_code, md_table, num
+from .json_report import swapped as _swapped
 
 
 def impact_lines(obj: Any) -> list[str]:
@@ -70,16 +71,14 @@ def _p(x: Optional[float]) -> str:
     return "—" if x is None else f"{x:.3f}"
 
 
-def _swapped(p: dict) -> bool:
-    d_ref, d_imp = p["reference_difference"], p["implementation_difference"]
-    return d_imp is not None and d_ref != 0 and (d_imp == 0 or (d_imp > 0) != (d_ref > 0))
 
 
 def _study_lines(rec: dict) -> list[str]:
     impl = md_cell(str(rec.get("implementation", "the implementation")))
     if rec.get("status") == "skipped":
         return [f"Not studied: {md_cell(str(rec.get('reason', ''))).rstrip('.')}."]
-    conf = round(100 * (1 - rec["alpha"]))
+    counts = rec["counts"]  # json_report: every number printed is a field of the document
+    conf = counts["confidence_percent"]
     head = "⚠ Conclusions change" if rec["changes_conclusions"] else "✅ No conclusion changes"
     verdict = rec["verdict"].split(": ", 1)[-1]
     lines = [f"**{head}:** {md_cell(verdict)}", ""]
@@ -104,13 +103,12 @@ def _study_lines(rec: dict) -> list[str]:
                       ["---:", "---", "---:", "---:", "---:", "---:", "---:"])
     pairs = rec["pairs"]
     shown = [p for p in pairs if p["changed"] or _swapped(p)]
-    sig_ref = sum(p["reference_call"] != "n.s." for p in pairs)
-    sig_imp = sum(p["implementation_call"] not in ("n.s.", None) for p in pairs)
+    sig_ref, sig_imp = counts["significant_reference"], counts["significant_implementation"]
     lines += ["", "### Pairwise comparisons", ""]
     lines += [f"{len(pairs)} pairs; significant under the reference: {sig_ref}, under {impl}: "
               f"{sig_imp if rec['implementation_significance'].startswith('paired') else 'not tested'}; "
-              f"calls that change: {sum(p['changed'] for p in pairs)}; pairs whose order swaps: "
-              f"{sum(_swapped(p) for p in pairs)}.", ""]
+              f"calls that change: {counts['calls_changed']}; pairs whose order swaps: "
+              f"{counts['orders_swapped']}.", ""]
     if shown:
         body = []
         for p in sorted(shown, key=lambda p: (abs(p["reference_difference"]), p["a"], p["b"])):
@@ -181,9 +179,8 @@ def _family_study_lines(r: dict) -> list[str]:
             f"{_drange(r['alone_difference_min'], r['alone_difference_max'])} and swaps "
             f"{r['alone_order_flips']} of {r['pairs']} system pairs.")
     if r.get("contribution_min") is not None:
-        text += (f" Fixing only this family in {impl} would move its scores by "
-                 f"{_drange(-r['contribution_max'], -r['contribution_min'])} "
-                 f"and leave {r['without_order_flips']} of {r['pairs']} pairs swapped.")
+        text += (f" Of {impl}'s difference from the reference, {_drange(r['contribution_min'], r['contribution_max'])} "
+                 f"is this family's: fixing only it would leave {r['without_order_flips']} of {r['pairs']} pairs swapped.")
     lines = [text]
     nonzero = any(x["alone_difference"] != 0 or (x.get("contribution") or 0) != 0 for x in r["systems"])
     if not nonzero:

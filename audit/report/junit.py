@@ -9,49 +9,48 @@ the same story as the gate's exit code."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Optional
 
-from ..families import title as family_title
+from ._doc import actual_text, findings_of
 from ._text import escape, num, repro_text, signed
 
 
-def build(result, accepted: Optional[dict] = None) -> ET.Element:
-    """``accepted``: {(implementation, family): reason} of the findings the gate accepts."""
+def build(doc: dict, accepted: Optional[dict] = None) -> ET.Element:
+    """The test suites of a document (audit.json); ``accepted``: {(implementation, family):
+    reason} of the findings the gate accepts."""
     accepted = accepted or {}
     root = ET.Element("testsuites", {"name": "chrf-audit"})
     total = failures = skipped = 0
-    for a in result.adapters:
-        suite = ET.SubElement(root, "testsuite", {"name": f"chrf-audit.{escape(a.implementation)}"})
+    for entry in doc["implementations"]:
+        impl = entry["implementation"]
+        suite = ET.SubElement(root, "testsuite", {"name": f"chrf-audit.{escape(impl)}"})
         cases = fails = skips = 0
-        for f in a.findings:
+        findings = findings_of(doc, impl)
+        for f in findings:
             cases += 1
-            case = ET.SubElement(suite, "testcase", {"classname": f"chrf-audit.{escape(a.implementation)}",
-                                                      "name": f.family})
-            m = f.minimal
-            msg = (f"{f.family}: {f.title or family_title(f.family)}; expected {num(m.expected)}, "
-                   f"actual {num(m.actual) if m.outcome == 'value' else m.outcome}")
-            reason = accepted.get((f.implementation, f.family))
+            case = ET.SubElement(suite, "testcase", {"classname": f"chrf-audit.{escape(impl)}", "name": f["family"]})
+            m = f["minimal"]
+            msg = f"{f['family']}: {f['title']}; expected {num(m['expected'])}, actual {actual_text(f)}"
+            reason = accepted.get((impl, f["family"]))
             if reason is not None:
                 skips += 1
                 msg = f"accepted in the baseline ({escape(reason) or 'no reason given'}): {msg}"
                 fail = ET.SubElement(case, "skipped", {"message": escape(msg)})
             else:
                 fails += 1
-                fail = ET.SubElement(case, "failure", {"message": escape(msg), "type": m.outcome})
+                fail = ET.SubElement(case, "failure", {"message": escape(msg), "type": m["outcome"]})
             fail.text = "\n".join([
-                f"implementation: {escape(f.implementation)}",
-                f"family: {f.family} ({f.level} level)",
-                f"repro: {repro_text(m.inputs)}",
-                f"expected: {m.expected!r} ({m.expected_fraction})",
-                f"actual: {m.actual!r}" + (f" (raw {escape(m.actual_raw)})" if m.actual_raw else ""),
-                f"difference: {signed(m.difference, 10)}",
-                f"outcome: {m.outcome}" + (f": {escape(m.detail)}" if m.detail else ""),
+                f"implementation: {escape(impl)}",
+                f"family: {f['family']} ({f['level']} level)",
+                f"repro: {repro_text(m['inputs'])}",
+                f"expected: {m['expected']!r} ({m['expected_fraction']})",
+                f"actual: {m['actual']!r}" + (f" (raw {escape(m['actual_raw'])})" if m.get("actual_raw") else ""),
+                f"difference: {signed(m.get('difference'), 10)}",
+                f"outcome: {m['outcome']}" + (f": {escape(m['detail'])}" if m.get("detail") else ""),
             ])
-        if not a.findings:
+        if not findings:
             cases += 1
-            ET.SubElement(suite, "testcase", {"classname": f"chrf-audit.{escape(a.implementation)}",
-                                              "name": "conforms"})
+            ET.SubElement(suite, "testcase", {"classname": f"chrf-audit.{escape(impl)}", "name": "conforms"})
         suite.set("tests", str(cases))
         suite.set("failures", str(fails))
         suite.set("errors", "0")
@@ -77,8 +76,6 @@ def to_bytes(root: ET.Element) -> bytes:
     return buf.getvalue() + b"\n"
 
 
-def write_junit(result, path, writer=None, accepted: Optional[dict] = None) -> Path:
-    """Write the JUnit XML (atomically; ``writer(path, data)``: a ReportSet's write)."""
-    from ..outputs import atomic_write
-
-    return (writer or atomic_write)(Path(path), to_bytes(build(result, accepted)))
+def render(doc: dict, accepted: Optional[dict] = None) -> dict[str, bytes]:
+    """{"junit.xml": bytes} of a document."""
+    return {"junit.xml": to_bytes(build(doc, accepted))}

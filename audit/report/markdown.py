@@ -1,19 +1,40 @@
-"""Markdown bug report per implementation, ready to paste into an upstream issue: a pure
-function of the ``EnrichedResult`` (its "Impact on a corpus" sections: impact_markdown)."""
+"""The markdown report of one implementation: a view of the document (audit.json).
+
+Made to be read in minutes: the conformance matrix and the environment first, a summary row
+per finding, then each family once with its levels side by side (one table: repro, exact
+expected, actual, difference, evidence), its runnable repros, scope, root-cause line and
+patch status.  Long material (per-order tables, full sweeps, the source excerpt) is folded
+in ``<details>``; the diff and the source excerpt around the root-cause line live in the
+pasteable upstream issue ``issues/<implementation>/<family>.md`` beside the report
+(``issues.py``), which the report links.  Nothing
+machine-specific (platform, CPU) is printed: those facts stay in audit.json, so the report
+regenerates byte for byte on any machine.
+"""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, Optional
+from typing import Optional
 
-from ..families import title as family_title
-from ._plain import plain
-from ._text import escape, fit_line, md_cell, md_code, md_table, num, quoted, repro_text, signed, visible
+from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of, first,
+                   is_metamorphic, largest_text)
+from ._text import escape, fit_line, md_cell, md_code, md_table, num, repro_text, signed, visible
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
 
-DEFINITIONS = ("sacrebleu", "sacrebleu-eps", "chrfpp")
-LEVELS = ("sentence", "corpus")
+PATCH_STATUS = {
+    True: "**verified**: applied to a temporary copy of the installed package, this family's repros now agree "
+          "with the reference and an audit of the copy finds no new family",
+    False: "**not verified**: on a patched copy, this family's repro still diverges, or the patch introduces "
+           "a family, or the copy could not be audited",
+    None: "not verified (verification not run)",
+}
+PATCH_SHORT = {True: "verified", False: "not verified", None: "not checked"}
+
+
+def issue_path(entry: dict, anchor: str) -> str:
+    """The pasteable upstream issue of a family (``anchor``: its id, or id-1, ... for a second
+    group of one id), relative to the reports directory."""
+    return f"issues/{entry['report'][:-3]}/{anchor}.md"
 
 
 def _verdict(conf: Optional[dict], definition: str, level: str) -> str:
@@ -25,193 +46,260 @@ def _verdict(conf: Optional[dict], definition: str, level: str) -> str:
     return "❌ does not meet: " + ", ".join(f"`{f}`" for f in fams)
 
 
-def conformance_matrix(summary) -> list[str]:
-    conf = getattr(summary, "conformance", None)
+def conformance_matrix(entry: dict) -> list[str]:
+    conf = entry.get("conformance")
     rows = [[f"`{d}`"] + [_verdict(conf, d, lv) for lv in LEVELS] for d in DEFINITIONS]
     return md_table(["Definition", "Sentence level", "Corpus level"], rows)
 
 
-def _claims_text(claims: dict) -> str:
-    keys = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale")
-    parts = [f"{k}={claims[k]}" for k in keys if k in claims]
-    parts += [f"{k}={v}" for k, v in claims.items() if k not in keys]
-    return ", ".join(parts)
-
-
-def _frac_decimal(fr: str) -> str:
-    try:
-        return repr(float(Fraction(fr)))
-    except (ValueError, ZeroDivisionError):
-        return "—"
-
-
-def _orders_table(rows) -> list[str]:
+def _orders_table(rows: list[dict]) -> list[str]:
+    """Per-order statistics; a run of orders with no n-gram on either side is one row
+    ("char 2–6"), every column of which is the same for each of them."""
     def ratio(x):
-        return "—" if x is None else f"{x} ({float(Fraction(x)):.6g})"
+        return "—" if x is None else f"`{x}`"
 
-    body = [[f"{r.kind} {r.n}", str(r.hyp), str(r.ref), str(r.match), ratio(r.precision), ratio(r.recall),
-             ratio(r.f), "yes" if r.effective else "no"] for r in rows]
+    merged: list[tuple[dict, dict]] = []
+    for r in rows:
+        empty = r["hyp"] == r["ref"] == r["match"] == 0 and not r["effective"]
+        if merged and empty and merged[-1][1]["kind"] == r["kind"] and merged[-1][1]["n"] + 1 == r["n"] and (
+                merged[-1][1]["hyp"] == merged[-1][1]["ref"] == merged[-1][1]["match"] == 0
+                and not merged[-1][1]["effective"]):
+            merged[-1] = (merged[-1][0], r)
+        else:
+            merged.append((r, r))
+    body = [[f"{a['kind']} {a['n']}" + (f"–{b['n']}" if b is not a else ""), str(a["hyp"]), str(a["ref"]),
+             str(a["match"]), ratio(a["precision"]), ratio(a["recall"]), ratio(a["f"]),
+             "yes" if a["effective"] else "no"] for a, b in merged]
     return md_table(["Order", "Hyp n-grams", "Ref n-grams", "Matches", "Precision", "Recall", "F", "Effective"],
                     body, ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---"])
 
 
-def _scope_lines(impl: str, sweep: dict, chart: Optional[str]) -> list[str]:
-    lines = [f"Sweep: {sweep['dimension']}, scored by {impl} (through its isolated adapter) and by the reference.", ""]
-    body = []
-    for r in sweep["rows"]:
-        flag = "" if r["difference"] is not None and abs(r["difference"]) <= 1e-9 else " ⚠"
-        body.append([md_cell(str(r["x"])), md_code(repro_text(r["inputs"], 60)), num(r["expected"], 8),
-                     num(r["actual"], 8), signed(r["difference"]) + flag])
-    lines += md_table([md_cell(sweep["x_label"]), "Input", "Expected", "Actual", "Difference"], body,
-                      ["---", "---", "---:", "---:", "---:"])
-    bad = sum(1 for r in sweep["rows"] if r["difference"] is None or abs(r["difference"]) > 1e-9)
-    lines += ["", f"{bad} of {len(sweep['rows'])} inputs of the sweep diverge (⚠)."]
-    if chart:
-        lines += ["", f"![{md_cell(impl)} scope chart]({chart})"]
+def _inputs(m: dict) -> str:
+    """The whole input, escaped (``_text.escape``: what a reader cannot see, as \\uXXXX)."""
+    return md_code(repro_text(m["inputs"]))
+
+
+def _levels_table(entry: dict, group: list[dict]) -> list[str]:
+    impl = md_cell(entry["implementation"])
+    rows: dict[str, list[str]] = {}
+
+    def put(label: str, i: int, value: str) -> None:
+        rows.setdefault(label, ["—"] * len(group))[i] = value
+
+    for i, f in enumerate(group):
+        m = f["minimal"]
+        put("Minimal repro (escaped)", i, _inputs(m))
+        if f.get("expected_source") == "implementation":
+            put(f"Expected ({impl}'s own score before the transformation)", i, repr(m["expected"]))
+            put("Reference on this input", i, f"{md_code(f['reference_fraction'])} = {f['reference_value']!r}")
+        else:
+            put("Expected (reference, exact)", i, f"{md_code(m['expected_fraction'])} = {m['expected']!r}")
+        actual = repr(m["actual"]) if m["actual"] is not None else "no number"
+        if m.get("actual_raw") is not None:
+            actual += f" (returned {md_code(m['actual_raw'])} on its own scale)"
+        if m["outcome"] != "value":
+            actual += f" — outcome `{m['outcome']}`" + (f": {md_cell(escape(m['detail'], 200))}" if m.get("detail") else "")
+        put(f"Actual ({impl})", i, actual)
+        put("Difference", i, signed(m.get("difference"), 10))
+        expl = f.get("explanation") or m.get("explanation")
+        if expl and expl != [f["family"]]:
+            put("Deviations that reproduce it exactly", i, ", ".join(f"`{e}`" for e in expl))
+        if f.get("evidence"):
+            put("Why this name", i, md_cell(f["evidence"]))
+        put("Inputs in this family", i, f"{f.get('examples', 0)} (first from {md_cell(f.get('origin', 'search'))})")
+        largest = largest_text(f, md_code)
+        if largest:
+            put("Largest difference seen", i, largest)
+        if f.get("flaky"):
+            put("Flaky", i, "⚠ the minimal repro did not reproduce on replay")
+    head = [""] + [f"{f['level'].capitalize()} level" for f in group]
+    return md_table(head, [[label] + vals for label, vals in rows.items()])
+
+
+def _snippets(group: list[dict]) -> list[str]:
+    lines: list[str] = []
+    for f in group:
+        if not f.get("snippet"):
+            continue
+        lang = f.get("snippet_language", "python")
+        lines += [f"Repro at the {f['level']} level:", "", f"```{lang}", f["snippet"].rstrip("\n"), "```", ""]
     return lines
 
 
-def _finding_section(i: int, f, fd, impact_fam: Any, version: Optional[str]) -> list[str]:
-    m = f.minimal
-    lines = [f"## {i}. `{f.family}` ({f.level} level)", ""]
-    lines += [f"**What is wrong:** {f.title or family_title(f.family)}.", ""]
-    if getattr(f, "evidence", None):
-        lines += [f"**Why this name:** {md_cell(f.evidence)}.", ""]
-    if f.flaky:
-        lines += ["> ⚠ The minimal repro did not reproduce on replay (flaky).", ""]
-    lines += ["### Minimal repro", "", f"```{fd.snippet_language}", fd.snippet.rstrip("\n"), "```", ""]
-    if m.level == "sentence":
-        lines += [f"Inputs (escaped): hypothesis {md_code(quoted(m.inputs['hypothesis']))}, references "
-                  + ", ".join(md_code(quoted(r)) for r in m.inputs["references"]) + "."]
-    else:
-        lines += [f"Inputs (escaped): {len(m.inputs['hypotheses'])} segments: "
-                  + "; ".join(f"{md_code(quoted(h))} vs " + ", ".join(md_code(quoted(r)) for r in rs)
-                              for h, rs in zip(m.inputs["hypotheses"], m.inputs["references"])) + "."]
-    lines.append("")
-    actual_note = ""
-    if m.actual_raw is not None:
-        actual_note = f" (returned {md_code(m.actual_raw)} on its own scale)"
-    if m.outcome != "value":
-        actual_note += f" — outcome `{m.outcome}`" + (f": {md_cell(escape(m.detail, 200))}" if m.detail else "")
-    if fd.reference_value is None:
-        expected_rows = [["Expected (reference)", md_code(m.expected_fraction), repr(m.expected)]]
-    else:  # a metamorphic relation compares the implementation with itself
-        expected_rows = [
-            [f"Expected ({md_cell(f.implementation)}'s own score before the transformation)", "—", repr(m.expected)],
-            ["Reference on this input (for comparison)", md_code(fd.reference_value[0]), repr(fd.reference_value[1])],
-        ]
-    lines += md_table(["", "Exact", "Decimal (0..100)"], expected_rows + [
-        [f"Actual ({md_cell(f.implementation)})", "—", (repr(m.actual) if m.actual is not None else "no number") + actual_note],
-        ["Difference", "—", signed(m.difference, 10)],
-    ])
-    expl = f.explanation or m.explanation
-    if expl:
-        lines += ["", "Deviations from the definition that reproduce the actual value exactly: "
-                  + ", ".join(f"`{e}`" for e in expl) + "."]
-    if f.largest is not None and f.largest is not m:
-        L = f.largest
-        lines += ["", f"Largest difference seen: {signed(L.difference, 8)} on {md_code(repro_text(L.inputs, 80))} "
-                  f"(expected {num(L.expected)}, actual {num(L.actual)})."]
-    lines += ["", "### Per-order breakdown", ""]
-    if m.orders:
-        lines += ["Reference statistics of the minimal repro:", ""] + _orders_table(m.orders)
-    else:
-        lines += ["Not available for this repro."]
-    if m.impl_orders:
-        lines += ["", f"As computed by {md_cell(f.implementation)}:", ""] + _orders_table(m.impl_orders)
-    lines += ["", "### Scope", ""]
-    lines += _scope_lines(f.implementation, fd.scope, fd.chart) if fd.scope else [
-        "No scope sweep is known for this implementation and family."]
-    lines += ["", "### Root cause", ""]
-    rc = fd.root_cause
-    if rc:
+def _orders(entry: dict, group: list[dict]) -> list[str]:
+    body: list[str] = []
+    for f in group:
+        m = f["minimal"]
+        if m.get("orders"):
+            body += [f"{f['level'].capitalize()} level, the reference:", ""] + _orders_table(m["orders"]) + [""]
+        if m.get("impl_orders"):
+            body += [f"{f['level'].capitalize()} level, as computed by {md_cell(entry['implementation'])}:", ""]
+            body += _orders_table(m["impl_orders"]) + [""]
+    if not body:
+        return []
+    return ["<details><summary>Per-order statistics of the minimal repros</summary>", ""] + body + ["</details>", ""]
+
+
+def _scope(entry: dict, group: list[dict]) -> list[str]:
+    impl = md_cell(entry["implementation"])
+    scopes = distinct(group, "scope")
+    if not scopes:
+        return ["**Scope:** no scope sweep is known for this implementation and family.", ""]
+    lines: list[str] = []
+    for fs, sweep in scopes:
+        where = "" if len(scopes) == 1 else f" ({', '.join(f['level'] for f in fs)} level)"
+        lines += [f"**Scope{where}:** {md_cell(sweep['dimension'])}, scored by {impl} (through its isolated adapter) "
+                  f"and by the reference: {sweep['diverging']} of {len(sweep['rows'])} inputs diverge.", ""]
+        chart = first(fs, "chart")
+        if chart:
+            lines += [f"![{impl} scope chart]({chart})", ""]
+        body = []
+        for r in sweep["rows"]:
+            diff = r["difference"]
+            flag = "" if diff is not None and abs(diff) <= 1e-9 else " ⚠"
+            body.append([md_cell(str(r["x"])), md_code(repro_text(r["inputs"])), num(r["expected"], 8),
+                         num(r["actual"], 8), signed(diff) + flag])
+        lines += ["<details><summary>The sweep, input by input</summary>", ""]
+        lines += md_table([md_cell(sweep["x_label"]), "Input", "Expected", "Actual", "Difference"], body,
+                          ["---", "---", "---:", "---:", "---:"]) + ["", "</details>", ""]
+    return lines
+
+
+def _marked_line(excerpt: str) -> Optional[str]:
+    """The root-cause line of an excerpt (the one marked ``NNN>``), its code only."""
+    for line in excerpt.splitlines():
+        head, sep, code = line.partition(">")
+        if sep and head.strip().isdigit():
+            return code.strip()
+    return None
+
+
+def _root_cause(entry: dict, group: list[dict], version: Optional[str]) -> list[str]:
+    causes = distinct(group, "root_cause")
+    if not causes:
+        return ["**Root cause:** not located in the installed source.", ""]
+    lines: list[str] = []
+    for fs, rc in causes:
         where = f"`{rc.get('file')}`" + (f", line {rc['line']}" if rc.get("line") else "") + (
             f", in `{rc['function']}`" if rc.get("function") else "")
-        lines += [f"{where} (installed {md_cell(f.implementation)}{' ' + version if version else ''})."]
+        levels = "" if len(causes) == 1 else f" ({', '.join(f['level'] for f in fs)} level)"
+        text = f"**Root cause{levels}:** {where} (installed {md_cell(entry['implementation'])}{' ' + version if version else ''})"
+        code = _marked_line(rc.get("excerpt") or "")
+        text += f": {md_code(code)}" if code else ""
         if rc.get("why"):
-            lines += ["", rc["why"][0].upper() + rc["why"][1:] + "."]
-        if rc.get("excerpt"):
-            lines += ["", "```python", rc["excerpt"], "```"]
-    else:
-        lines += ["Not located in the installed source."]
-    lines += ["", "### Suggested patch", ""]
-    p = fd.patch
-    if p:
-        status = {True: "**verified**: applied to a temporary copy of the installed package, this finding's repro "
-                        "now agrees with the reference and an audit of the copy finds no new family",
-                  False: "**not verified**: on a patched copy, this family's repro still diverges, or the patch "
-                         "introduces a family, or the copy could not be audited",
-                  None: "not verified (verification not run)"}[p.get("verified")]
-        lines += [f"Status: {status}."]
-        if p.get("description"):
-            lines += ["", p["description"][0].upper() + p["description"][1:] + "."]
-        fence = "~~~~" if "```" in p["diff"] else "```"
-        lines += ["", f"{fence}diff", p["diff"].rstrip("\n"), fence]
-    else:
-        lines += ["No patch suggestion for this family."]
-    if impact_fam is not None:
-        lines += ["", "### Impact on a corpus", ""] + impact_lines(impact_fam)
-    lines.append("")
+            text += f" — {rc['why']}"
+        lines += [text + ".", ""]  # the excerpt around it is in the family's upstream issue
     return lines
 
 
-def render_markdown(summary, enriched, impact: Optional[dict] = None) -> str:
-    """The bug report of one implementation (``summary``: one of ``enriched.result.adapters``)."""
-    impl = summary.implementation
-    result = enriched.result
-    version = summary.version or enriched.environment["packages"].get(impl)
-    env = enriched.environment
-    imp = plain((impact or {}).get(impl))
-    lines = [f"# chrF audit of {md_cell(impl)}{' ' + md_cell(version) if version else ''}", ""]
-    n = len(summary.findings)
-    lines += [f"{n} finding{'s' if n != 1 else ''} against the exact reference "
-              f"(chrf-audit {env['chrf_audit']}): "
-              + (", ".join(f"`{f.family}`" for f in summary.findings) if n else "none") + ".", ""]
-    fits = getattr(summary, "fit", {}) or {}
-    if n and fits:
-        lines += ["The fitted model of the implementation (the reference with the deviations found):", ""]
-        lines += [f"- {md_cell(fit_line(impl, level, fit))}." for level, fit in fits.items()] + [""]
-    lines += ["## Conformance", "", "Does the implementation meet each chrF definition, at each level?", ""]
-    lines += conformance_matrix(summary) + [""]
-    lines += contract_markdown(getattr(summary, "contract", None))
-    lines += ["## Environment", ""]
-    lines += md_table(["", ""], [
+def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
+    patch = first(group, "patch")
+    issue = f"[`{issue_path(entry, anchor)}`]({issue_path(entry, anchor)})"
+    if not patch:
+        return [f"**Patch:** no patch suggestion for this family. The upstream issue: {issue}.", ""]
+    text = f"**Patch:** {PATCH_STATUS[patch.get('verified')]}."
+    if patch.get("description"):
+        text += " " + patch["description"][0].upper() + patch["description"][1:] + "."
+    return [text + f" The diff and the source around the root cause, in a pasteable upstream issue: {issue}.", ""]
+
+
+def _family_section(entry: dict, group: list[dict], anchor: str, version: Optional[str]) -> list[str]:
+    f0 = group[0]
+    lines = [f"## `{f0['family']}`", "", f"**What is wrong:** {md_cell(f0.get('title') or f0['family'])}.", ""]
+    lines += _levels_table(entry, group) + [""]
+    lines += _snippets(group) + _orders(entry, group) + _scope(entry, group)
+    lines += _root_cause(entry, group, version) + _patch(entry, group, anchor)
+    impact = first(group, "impact")
+    if impact is not None:
+        lines += ["### Impact on a corpus", ""] + impact_lines(impact) + [""]
+    return lines
+
+
+def _summary(entry: dict, findings: list[dict]) -> list[str]:
+    if not findings:
+        return [f"No divergence from the claimed definition was found in {entry['examples']} inputs.", ""]
+    groups = families(findings)
+    body = []
+    for group, anchor in zip(groups, anchors(groups)):
+        for f in group:
+            p = f.get("patch")
+            body.append([f"[`{f['family']}`](#{anchor})", f["level"], md_code(repro_text(f["minimal"]["inputs"], 50)),
+                         num(f["minimal"]["expected"]) + (" (own)" if is_metamorphic(f) else ""), actual_text(f),
+                         signed(f["minimal"].get("difference")), PATCH_SHORT[p.get("verified")] if p else "—"])
+    return md_table(["Family", "Level", "Minimal repro", "Expected", "Actual", "Difference", "Patch"], body,
+                    ["---", "---", "---", "---:", "---:", "---:", "---"]) + [""]
+
+
+def combined_path(entry: dict) -> str:
+    return f"issues/{entry['report'][:-3]}/all-families.md"
+
+
+def _combined(entry: dict) -> list[str]:
+    """The one diff that fixes every family with a patch, when the document has it."""
+    c = entry.get("combined_patch")
+    if not c:
+        return []
+    fams = ", ".join(f"`{f}`" for f in c.get("families", []))
+    status = PATCH_SHORT[c.get("verified")]
+    return [f"**All at once:** one combined patch fixes {fams} ({status}): "
+            f"[`{combined_path(entry)}`]({combined_path(entry)}).", ""]
+
+
+def _environment(doc: dict, entry: dict, version: Optional[str]) -> list[str]:
+    env, run = doc["environment"], entry.get("run") or doc["run"]
+    impl = entry["implementation"]
+    return md_table(["", ""], [
         ["Implementation", md_cell(f"{impl} {version or '(version unknown)'}")],
-        ["Claimed parameters", md_cell(_claims_text(summary.claims))],
-        ["Implementation signature", md_code(summary.signature)],
-        ["Reference signature", md_code(getattr(summary, "reference_signature", "") or "(not recorded)")],
+        ["Claimed parameters", md_cell(claims_text(entry["claims"]))],
+        ["Implementation signature", md_code(entry["signature"])],
+        ["Reference signature", md_code(entry.get("reference_signature") or "(not recorded)")],
         ["chrf-audit / reference_impl", md_cell(f"{env['chrf_audit']} / {env['reference_impl']}")],
         ["Python", md_cell(env["python"])],
-        ["Platform", md_cell(env["platform"])],
-        ["Audit", md_cell(f"seed {result.seed}, max examples {result.max_examples}, tolerance {result.tolerance:g}, "
-                          f"{summary.examples} inputs scored")],
-    ]) + [""]
-    lines += ["## Summary", ""]
-    if n:
-        body = []
-        for i, f in enumerate(summary.findings, 1):
-            p = enriched.of(f).patch
-            pst = "—" if not p else {True: "verified", False: "not verified", None: "not checked"}[p["verified"]]
-            body.append([str(i), f"[`{f.family}`](#{i}-{f.family}-{f.level}-level)", f.level,
-                         md_code(repro_text(f.minimal.inputs, 50)),
-                         num(f.minimal.expected) + (" (own)" if enriched.of(f).reference_value else ""),
-                         num(f.minimal.actual) if f.minimal.outcome == "value" else f.minimal.outcome,
-                         signed(f.minimal.difference), pst])
-        lines += md_table(["#", "Family", "Level", "Minimal repro", "Expected", "Actual", "Difference", "Patch"], body,
-                          ["---:", "---", "---", "---", "---:", "---:", "---:", "---"])
+        ["Audit", md_cell(f"seed {run['seed']}, max examples {run['max_examples']}, tolerance {run['tolerance']:g}, "
+                          f"{entry['examples']} inputs scored")],
+    ]) + ["", "The platform the audit ran on is in `audit.json` only: this report reads the same on any machine.", ""]
+
+
+def render_one(doc: dict, entry: dict) -> str:
+    """The report of one implementation (``entry``: one of ``doc["implementations"]``)."""
+    impl = entry["implementation"]
+    env = doc["environment"]
+    version = entry.get("version") or (env.get("packages") or {}).get(impl)
+    findings = findings_of(doc, impl)
+    groups = families(findings)
+    lines = [f"# chrF audit of {md_cell(impl)}{' ' + md_cell(version) if version else ''}", ""]
+    if findings:
+        fams = ", ".join(f"`{g[0]['family']}` ({', '.join(f['level'] for f in g)})" for g in groups)
+        lines += [f"{len(findings)} findings against the exact reference (chrf-audit {env['chrf_audit']}), "
+                  f"by family and level: {fams}." if len(findings) != 1 else
+                  f"1 finding against the exact reference (chrf-audit {env['chrf_audit']}): {fams}.", ""]
     else:
-        lines += [f"No divergence from the claimed definition was found in {summary.examples} inputs."]
-    lines.append("")
+        lines += [f"No finding against the exact reference (chrf-audit {env['chrf_audit']}).", ""]
+    lines += ["## Conformance", "", "Does the implementation meet each chrF definition, at each level?", ""]
+    lines += conformance_matrix(entry) + [""]
+    fits = entry.get("fit") or {}
+    if findings and fits:
+        lines += ["The fitted model of the implementation (the reference with the deviations found):", ""]
+        lines += [f"- {md_cell(fit_line(impl, level, fit))}." for level, fit in fits.items()] + [""]
+    lines += contract_markdown(entry.get("contract"))
+    lines += ["## Environment", ""] + _environment(doc, entry, version)
+    lines += ["## Summary", ""] + _summary(entry, findings) + _combined(entry)
+    imp = entry.get("impact")
     if imp is not None:
         rest = {k: v for k, v in imp.items() if k != "by_family"} if isinstance(imp, dict) else imp
         if isinstance(rest, dict) and rest.get("kind") == "impact":
             rest = imp  # a study record renders its own attribution summary
         if rest:
             lines += ["## Impact on a corpus", ""] + impact_lines(rest) + [""]
-    by_family = imp.get("by_family", {}) if isinstance(imp, dict) else {}
-    for i, f in enumerate(summary.findings, 1):
-        lines += _finding_section(i, f, enriched.of(f), by_family.get(f.family), version)
-    lines += ["---", "", f"Generated by chrf-audit {env['chrf_audit']}. Expected values are exact (fractions on the 0..100 scale).", ""]
+    for group, anchor in zip(groups, anchors(groups)):
+        lines += _family_section(entry, group, anchor, version)
+    lines += ["---", "", f"Generated by chrf-audit {env['chrf_audit']}. Expected values are exact "
+              "(fractions on the 0..100 scale); every number here is a field of `audit.json`.", ""]
     # the last word on control characters: whatever a field held (an implementation's error
     # text, name or version), no ESC, BEL or surrogate reaches the reader
     return visible("\n".join(lines))
+
+
+def render(doc: dict) -> dict[str, bytes]:
+    """{"<slug>.md": bytes} for every implementation of the document."""
+    return {e["report"]: render_one(doc, e).encode("utf-8", "backslashreplace") for e in doc["implementations"]}

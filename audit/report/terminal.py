@@ -9,17 +9,16 @@ Nothing is wrapped inside a name: a value wider than its column is elided in the
 ("external:python3 …/chrfpp_wrapper.py"), so both ends stay readable; the full values are in
 the reports.  A metamorphic finding's expected value is the implementation's own score on
 the untransformed input (no reference is involved), marked ``*`` with a footnote.
-Plain (no colour) when NO_COLOR is set or the output is not a terminal.
+A pure function of the document (audit.json) and two facts about the terminal the caller
+finds out (``audit.outputs.terminal_facts``): its width and whether to colour (not when
+NO_COLOR is set or the output is not a terminal).  Colour is plain ANSI SGR.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Optional
+import textwrap
 
-from rich.console import Console
-from rich.text import Text
-
+from ._doc import findings_of, is_metamorphic
 from ._text import fit_line, num, quoted, repro_text, signed, visible
 from .contract_table import terminal_lines
 
@@ -27,15 +26,6 @@ MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
 NUM_W = 10  # expected, actual, difference
 GAP = "  "
 OWN_MARK = "*"
-
-
-def _console() -> Console:
-    plain = "NO_COLOR" in os.environ
-    probe = Console()
-    if plain or not probe.is_terminal:
-        return Console(no_color=True, highlight=False, emoji=False, width=probe.width if "COLUMNS" in os.environ else 100,
-                       color_system=None)
-    return Console(highlight=False)
 
 
 def elide(text: str, width: int) -> str:
@@ -67,25 +57,21 @@ def repro_cell(inputs: dict, width: int) -> str:
     return f"hyp {elide(hyp, h_w)} ref {elide(refs, room - h_w)}"
 
 
-def is_metamorphic(finding) -> bool:
-    return finding.family.startswith("metamorphic-")
-
-
-def _numbers(f) -> tuple[str, str, str]:
-    m = f.minimal
-    expected = num(m.expected, 7) + (OWN_MARK if is_metamorphic(f) else "")
-    actual = num(m.actual, 7) if m.outcome == "value" and m.actual is not None else m.outcome
-    return elide(expected, NUM_W), elide(actual, NUM_W), elide(signed(m.difference, 4), NUM_W)
+def _numbers(f: dict) -> tuple[str, str, str]:
+    m = f["minimal"]
+    expected = num(m["expected"], 7) + (OWN_MARK if is_metamorphic(f) else "")
+    actual = num(m["actual"], 7) if m["outcome"] == "value" and m["actual"] is not None else m["outcome"]
+    return elide(expected, NUM_W), elide(actual, NUM_W), elide(signed(m.get("difference"), 4), NUM_W)
 
 
 def table_lines(findings, width: int) -> list[tuple[str, str]]:
     """The table as (text, role) lines, role in "title", "head", "rule", "row", "note"; every
-    line fits ``width`` (clamped to 80..200)."""
+    line fits ``width`` (clamped to 80..200).  ``findings``: the document's finding records."""
     width = max(MIN_WIDTH, min(MAX_WIDTH, int(width)))
     n = len(findings)
     out = [(f"chrF audit: {n} finding{'s' if n != 1 else ''}", "title")]
-    names = [visible(f.implementation, keep="") for f in findings]
-    fams = [f.family for f in findings]
+    names = [visible(f["implementation"], keep="") for f in findings]
+    fams = [f["family"] for f in findings]
     nums_w = 3 * NUM_W + 3 * len(GAP)
     heads = ("expected".rjust(NUM_W), "actual".rjust(NUM_W), "difference".rjust(NUM_W))
     if width >= WIDE:
@@ -94,60 +80,67 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
         impl_w = min(max(len(x) for x in names + ["implementation"]),
                      max(14, (width - fam_w - 2 * len(GAP) - nums_w) // 2))
         repro_w = width - impl_w - fam_w - 2 * len(GAP) - nums_w
-        repro_w = min(repro_w, max(len("minimal repro"), *(len(repro_text(f.minimal.inputs)) for f in findings)))
+        repro_w = min(repro_w, max(len("minimal repro"), *(len(repro_text(f["minimal"]["inputs"])) for f in findings)))
         head = GAP.join(["implementation".ljust(impl_w)[:impl_w], "family".ljust(fam_w),
                          "minimal repro".ljust(repro_w), *heads])
         out += [(head, "head"), ("-" * width, "rule")]
         for f in findings:
-            cells = [elide(visible(f.implementation, keep=""), impl_w).ljust(impl_w), elide(f.family, fam_w).ljust(fam_w),
-                     repro_cell(f.minimal.inputs, repro_w).ljust(repro_w)]
+            cells = [elide(visible(f["implementation"], keep=""), impl_w).ljust(impl_w),
+                     elide(f["family"], fam_w).ljust(fam_w), repro_cell(f["minimal"]["inputs"], repro_w).ljust(repro_w)]
             cells += [x.rjust(NUM_W) for x in _numbers(f)]
             out.append((GAP.join(cells), "row"))
     else:
         indent = "    "
         repro_w = width - len(indent) - nums_w
-        repro_w = min(repro_w, max(len("minimal repro"), *(len(repro_text(f.minimal.inputs)) for f in findings)))
+        repro_w = min(repro_w, max(len("minimal repro"), *(len(repro_text(f["minimal"]["inputs"])) for f in findings)))
         impl_w = min(max(len(x) for x in names), max(16, width - 2 - max(len(x) for x in fams)), width // 2)
         out += [(elide("implementation" + GAP + "family", width), "head"),
                 (indent + "minimal repro".ljust(repro_w) + GAP + GAP.join(heads), "head"),
                 ("-" * width, "rule")]
         for f in findings:
-            name = elide(visible(f.implementation, keep=""), impl_w)
-            out.append((name + GAP + elide(f.family, width - len(name) - len(GAP)), "row"))
+            name = elide(visible(f["implementation"], keep=""), impl_w)
+            out.append((name + GAP + elide(f["family"], width - len(name) - len(GAP)), "row"))
             nums = GAP.join(x.rjust(NUM_W) for x in _numbers(f))
-            out.append((indent + repro_cell(f.minimal.inputs, repro_w).ljust(repro_w) + GAP + nums, "row"))
+            out.append((indent + repro_cell(f["minimal"]["inputs"], repro_w).ljust(repro_w) + GAP + nums, "row"))
     if any(is_metamorphic(f) for f in findings):
-        import textwrap
-
         note = (f"{OWN_MARK} metamorphic: expected is the implementation's own score before the "
                 "transformation; the reference's value is in the report")
         out += [(line, "note") for line in textwrap.wrap(note, width, subsequent_indent="  ")]
     return [(line.rstrip(), role) for line, role in out]
 
 
-def render_terminal(result, console: Optional[Console] = None) -> None:
-    console = console or _console()
-    plain = console.no_color or not console.is_terminal or console.color_system is None
-    styles = {"title": "bold", "head": "bold", "rule": "", "row": "", "note": "dim"}
-    findings = result.findings
-    if findings:
-        for line, role in table_lines(findings, console.width):
-            console.print(Text(line, style="" if plain else styles[role]), no_wrap=True, crop=False,
-                          overflow="ignore")
-    for a in result.adapters:
-        if a.findings:
-            import textwrap
+#: ANSI SGR of each role (colour on); "ok": a clean implementation, "broken": a broken promise
+STYLES = {"title": "1", "head": "1", "rule": "", "row": "", "note": "2", "ok": "32", "broken": "31", "": ""}
 
-            for level, fit in getattr(a, "fit", {}).items():
-                for line in textwrap.wrap(fit_line(a.implementation, level, fit), max(MIN_WIDTH, min(MAX_WIDTH, console.width)),
-                                          subsequent_indent="    ", break_long_words=False, break_on_hyphens=False):
-                    console.print(Text(line), no_wrap=True, crop=False, overflow="ignore")
-        for line in terminal_lines(a.implementation, getattr(a, "contract", None), console.width):
-            console.print(Text(line, style="" if plain or "BROKEN" not in line else "red"), no_wrap=True, crop=False,
-                          overflow="ignore")
-    clean = [a for a in result.adapters if not a.findings]
-    for a in clean:
-        console.print(Text(visible(f"{a.implementation}{' ' + a.version if a.version else ''}: no finding "
-                                   f"({a.examples} inputs)", keep=""), style="" if plain else "green"))
-    if not result.adapters:
-        console.print(Text("no implementation audited"))
+
+def lines(doc: dict, width: int) -> list[tuple[str, str]]:
+    """Everything printed after a run, as (text, role) lines: the table, each fitted model,
+    each service contract, the clean implementations."""
+    width = max(MIN_WIDTH, min(MAX_WIDTH, int(width)))
+    out: list[tuple[str, str]] = []
+    findings = doc["findings"]
+    if findings:
+        out += table_lines(findings, width)
+    for entry in doc["implementations"]:
+        impl = entry["implementation"]
+        if findings_of(doc, impl):
+            for level, fit in (entry.get("fit") or {}).items():
+                out += [(line, "") for line in textwrap.wrap(fit_line(impl, level, fit), width, subsequent_indent="    ",
+                                                             break_long_words=False, break_on_hyphens=False)]
+        out += [(line, "broken" if "BROKEN" in line else "") for line in terminal_lines(impl, entry.get("contract"), width)]
+    for entry in doc["implementations"]:
+        if not findings_of(doc, entry["implementation"]):
+            version = entry.get("version")
+            out.append((visible(f"{entry['implementation']}{' ' + version if version else ''}: no finding "
+                                f"({entry['examples']} inputs)", keep=""), "ok"))
+    if not doc["implementations"]:
+        out.append(("no implementation audited", ""))
+    return out
+
+
+def render(doc: dict, *, width: int = 100, color: bool = False) -> dict[str, bytes]:
+    """{"terminal.txt": bytes}: the text shown after a run, ``width`` columns (80..200), ANSI
+    colour when ``color``."""
+    text = "".join((f"\x1b[{STYLES[role]}m{line}\x1b[0m" if color and STYLES[role] else line) + "\n"
+                   for line, role in lines(doc, width))
+    return {"terminal.txt": text.encode("utf-8", "backslashreplace")}
