@@ -174,10 +174,15 @@ def app_for(name: str):
     return Faulty(app, FAULTS[fault]) if fault and fault != "healthy" else app
 
 
+#: marks are this test process's own (another suite on the machine, or another xdist worker,
+#: may be running its services at the same time)
+SESSION = f"-{os.getpid()}"
+
+
 @contextlib.contextmanager
 def running(name: str, mark: str = "chrf-http-test"):
     """The URL of service ``name`` on a free loopback port, for the ``with`` block."""
-    env = dict(os.environ, CHRF_TEST_MARK=mark, PYTHONUNBUFFERED="1")
+    env = dict(os.environ, CHRF_TEST_MARK=mark + SESSION, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), name], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True, env=env, cwd=str(ROOT))
     try:

@@ -19,7 +19,7 @@ from audit.adapters import resolve
 from audit.enrich import enrich
 from audit.runner import run_audit
 from tests.fixtures.procs import marked
-from tests.http_services import running
+from tests.http_services import SESSION, running
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = "chrf-plus-plus-compute@1.0.0"
@@ -67,7 +67,7 @@ def test_the_reference_service_keeps_every_promise(tmp_path):
     assert all(r["checked"] > 0 for r in table["promises"])
     md = next((tmp_path / "md").glob("*.md")).read_text()
     assert "## Contract conformance: `chrf-plus-plus-compute@1.0.0`" in md and "22 of 22 promises kept" in md
-    assert marked("chrf-http-healthy") == []  # the service is gone with its process group
+    assert marked("chrf-http-healthy" + SESSION) == []  # the service is gone with its process group
 
 
 PLANTED = {
@@ -187,4 +187,4 @@ def test_secrets_from_the_environment_stay_out_of_reports(tmp_path):
 
 def test_no_service_is_left_running():
     """Every service these tests started (marked through its environment) is gone."""
-    assert marked("chrf-http-test") == [] and marked("chrf-http-healthy") == []
+    assert marked("chrf-http-test" + SESSION) == [] and marked("chrf-http-healthy" + SESSION) == []
