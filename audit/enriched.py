@@ -44,6 +44,12 @@ class EnrichedResult:
     environment: dict  # chrf_audit, reference_impl, python, platform, packages
     slugs: dict[str, str]  # implementation -> report file stem
     details: dict[FindingKey, FindingDetails] = field(default_factory=dict)
+    #: implementation -> its combined patch, one diff fixing every family that has a patch
+    #: (only when two or more do): {"diff", "families", "files", "verified": bool | None}
+    combined_patches: dict[str, dict] = field(default_factory=dict)
 
     def of(self, finding) -> FindingDetails:
         return self.details[finding_key(finding)]
+
+    def combined_patch(self, implementation: str) -> Optional[dict]:
+        return self.combined_patches.get(implementation)
