@@ -124,3 +124,21 @@ def test_the_enriched_result_carries_the_combined_patch():
     assert enrich(res).combined_patch("nltk")["verified"] is None  # not checked
     assert enrich(res, with_upstream=False).combined_patches == {}
     assert all(a.implementation == "nltk" for a in res.adapters if plain.combined_patch(a.implementation))
+
+
+def test_torchmetrics_combined_patch_fixes_its_three_families():
+    """torchmetrics' per-family edits do not overlap: they combine one after the other, and
+    the combined patch, verified against the committed report's repros, fixes all three."""
+    pytest.importorskip("torch")
+    pytest.importorskip("torchmetrics")
+    import json
+
+    from tests.docs_harness import ROOT
+
+    doc = json.loads((ROOT / "reports" / "torchmetrics" / "audit.json").read_text(encoding="utf-8"))
+    before = [f for f in doc["findings"] if f["implementation"] == "torchmetrics-chrf"]
+    c = combined_patch("torchmetrics-chrf", before)
+    assert set(c.families) == {"float32-arithmetic", "hypothesis-ngrams-where-reference-has-none",
+                               "unmatched-segment-reference-dropped"}
+    assert c.verified is True, c.validation
+    assert {s.status for s in c.validation.families} == {FIXED}
