@@ -21,9 +21,11 @@ The pins of pre-commit and the GitHub Action examples name commits of this repos
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
+import sys
 
 import pytest
 
@@ -104,6 +106,35 @@ def test_docs_sample_outputs_are_what_the_commands_print(docs_runner):
         assert command in SAME_AS_README | set(RUN)
         proc = docs_runner.run(command)
         assert output_matches(lines, proc.stdout), proc.stdout
+
+
+PLANTED_DIVISOR = '''"""A chrF that divides by the requested orders (tests/planted)."""
+from tests.planted import requested_order_divisor as _planted
+
+
+def sentence_chrf(hypothesis, references):
+    return _planted.sentence(hypothesis, references)
+'''
+
+
+def test_ci_md_pytest_failure_is_what_the_plugin_prints(tmp_path):
+    """docs/ci.md's pytest failure: the plugin's message for the test it names, on a chrF
+    with the divisor bug, run by pytest in a project directory."""
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    head = "A failure shows one block per family (here `"
+    call = text.split(head, 1)[1].split("`", 1)[0]
+    sample = text.split(head, 1)[1].split("```\n", 1)[1].split("```", 1)[0].splitlines()
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "mypkg" / "chrf.py").write_text(PLANTED_DIVISOR)
+    (tmp_path / "test_lib.py").write_text(f"def test_chrf_conforms(chrf_audit):\n    {call}\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    env.pop("CI", None)  # pytest's summary repeats the message in full under CI
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_lib.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    message = proc.stdout.split(" test_chrf_conforms _", 1)[1].split("\n", 1)[1].split("=" * 10, 1)[0]
+    assert output_matches(sample, message), message
 
 
 #: docs/ci.md's configuration mistakes: (pyproject.toml, command) per line of its sample
