@@ -11,14 +11,73 @@ import argparse
 import atexit
 import importlib
 import os
+import re
 import sys
+import textwrap
 
 from .errors import UsageError
 
 COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report"]
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Help wrapped to the terminal by argparse (``COLUMNS`` or the terminal's width), however
+    the text is laid out in the source: a description's paragraphs (separated by blank
+    lines) are refilled, an indented ``--flag  text`` list keeps its hanging indent, and
+    the double backticks of docstrings (which serve as descriptions) are dropped."""
+
+    _ITEM = re.compile(r"^(\s+)(\S+(?: \S+)?)(\s{2,})(\S.*)$")
+
+    def _fill_text(self, text, width, indent):
+        text = text.replace("``", "")
+        width = max(width, 20)
+        paragraphs = []
+        for para in re.split(r"\n[ \t]*\n", text.strip("\n")):
+            blocks: list[tuple[bool, list[str]]] = []  # (an item list?, lines)
+            for line in para.splitlines():
+                item = line[:1].isspace() and (self._ITEM.match(line) or (blocks and blocks[-1][0]))
+                if not blocks or blocks[-1][0] != bool(item):
+                    blocks.append((bool(item), []))
+                blocks[-1][1].append(line)
+            paragraphs.append("\n".join(self._fill_items(lines, width, indent) if items else
+                                        self._fill(" ".join(" ".join(lines).split()), width, indent, indent)
+                                        for items, lines in blocks))
+        return "\n\n".join(paragraphs)
+
+    @staticmethod
+    def _fill(text: str, width: int, first: str, rest: str) -> str:
+        return textwrap.fill(text, width, initial_indent=first, subsequent_indent=rest,
+                             break_on_hyphens=False)
+
+    def _fill_items(self, lines: list[str], width: int, indent: str) -> str:
+        """``  --flag    text`` items (continuation lines indented further) with the text
+        wrapped under its column; below the item when that column is past half the width."""
+        items: list[list[str]] = []
+        for line in lines:
+            m = self._ITEM.match(line)
+            if m and len(m.group(1)) == len(self._ITEM.match(lines[0]).group(1)):
+                items.append([m.group(1), m.group(2), m.group(1) + m.group(2) + m.group(3), m.group(4)])
+            elif items:
+                items[-1][3] += " " + line.strip()
+            else:
+                items.append(["", "", "", line.strip()])
+        out = []
+        for lead, name, column, body in items:
+            hang = " " * len(indent + column)
+            if len(hang) > width // 2:
+                out.append(indent + lead + name)
+                hang = " " * len(indent + lead + "    ")
+                out.append(self._fill(body, width, hang, hang))
+            else:
+                out.append(self._fill(body, width, indent + column, hang))
+        return "\n".join(out)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # argparse's usage errors are exit 2 already; keep them one line
         self.print_usage(sys.stderr)
         print(f"chrf-audit: error: {message}", file=sys.stderr)

@@ -48,6 +48,12 @@ class EnrichedResult:
     #: implementation -> its impact record (``--impact-data``: audit.impact's study, plain
     #: data, optional ``by_family``), None when no impact was asked for
     impact: Optional[dict] = None
+    #: implementation -> its combined patch, one diff fixing every family that has a patch
+    #: (only when two or more do): {"diff", "families", "files", "verified": bool | None}
+    combined_patches: dict[str, dict] = field(default_factory=dict)
 
     def of(self, finding) -> FindingDetails:
         return self.details[finding_key(finding)]
+
+    def combined_patch(self, implementation: str) -> Optional[dict]:
+        return self.combined_patches.get(implementation)

@@ -1,6 +1,6 @@
 """A reference chrf-plus-plus-compute 1.0.0 service (seeds/004), to audit and to learn from.
 
-    pip install 'chrf-audit[service]'
+    pip install -e '.[service]'                        # in the chrf-audit checkout
     python examples/chrf_service.py --port 8000          # POST http://127.0.0.1:8000/
     chrf-audit run --http http://127.0.0.1:8000/ --contract chrf-plus-plus-compute@1.0.0
 

@@ -70,3 +70,12 @@ def worsening_nltk_patch(tmp_path_factory):
                           capture_output=True, text=True, timeout=1800)
     doc = json.loads((work / "v.json").read_text()) if (work / "v.json").is_file() else {"families": []}
     return proc, doc
+
+
+@pytest.fixture(scope="session")
+def docs_runner(tmp_path_factory):
+    """The docs tests' project directory and their runs of its commands, shared by
+    test_readme_commands and test_docs_commands (tests/docs_harness.py)."""
+    from tests.docs_harness import Runner, make_project
+
+    return Runner(make_project(tmp_path_factory.mktemp("docs-project")), tmp_path_factory.mktemp("docs-scratch"))

@@ -66,14 +66,17 @@ def test_verifications_come_from_the_caller_only(monkeypatch):
     by = {k[1]: v.patch["verified"] for k, v in e.details.items() if v.patch}
     assert by["f-score-averaged"] is False  # given, not redone
     assert by["requested-order-divisor"] is True and by["whitespace-set-white-space"] is True
-    # one job per patched family (whatever its levels), each with the implementation's findings
+    # one job per patched family (whatever its levels) and one for the combined patch, each
+    # with the implementation's findings
     done = sorted(c[1] for c in calls)
-    assert done == sorted({"requested-order-divisor", "corpus-macro-average", "whitespace-set-white-space"})
+    assert done == sorted({"requested-order-divisor", "corpus-macro-average", "whitespace-set-white-space",
+                           verification.COMBINED})
+    assert e.combined_patch("nltk")["verified"] is True
     nltk = res.adapters[0]
     assert all(c[0] == "nltk" and c[3] == [f.to_dict() for f in nltk.findings] for c in calls)
     calls.clear()
     enrich(res, verify=True)
-    assert len(calls) == 4  # asked again, done again: no hidden cache
+    assert len(calls) == 5  # asked again, done again: no hidden cache
 
 
 def test_start_verification_futures_by_patch(monkeypatch):
@@ -87,7 +90,8 @@ def test_start_verification_futures_by_patch(monkeypatch):
             pending.update(verification.start_verification(a, pool))
         got = verification.results(pending)
     assert got == {("nltk", "requested-order-divisor"): True, ("nltk", "f-score-averaged"): False,
-                   ("nltk", "corpus-macro-average"): True, ("nltk", "whitespace-set-white-space"): True}
+                   ("nltk", "corpus-macro-average"): True, ("nltk", "whitespace-set-white-space"): True,
+                   ("nltk", verification.COMBINED): True}
     e = enrich(res, verified=got)
     assert e.details[("nltk", "f-score-averaged", "sentence")].patch["verified"] is False
 

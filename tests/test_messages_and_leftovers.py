@@ -140,4 +140,4 @@ def test_torchmetrics_without_torch_says_how_to_install_it(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "audit.cli", "run", "--impl", "torchmetrics", "--quiet"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "install it with pip install 'chrf-audit[torchmetrics]'" in proc.stderr, proc.stderr
+    assert "install it with pip install -e '.[torchmetrics]' in the chrf-audit checkout" in proc.stderr, proc.stderr

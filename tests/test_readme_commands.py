@@ -3,10 +3,12 @@ what the README promises.
 
 The commands are read from README.md itself (its ``sh`` blocks and the ``chrf-audit ...``
 spans of its prose); a command added there fails ``test_every_readme_command_is_run``
-until it is run here.  Each runs as written, in a project directory holding what the README
-takes for granted (``mypkg.chrf`` scoring as it claims, ``fix.diff``, segment files,
-``examples/chrf.js``, the CI recipe's pyproject.toml), with ``CHRF_AUDIT_CACHE`` an empty
-directory.  ``chrf-audit stats`` is the session's ``fresh_stats_run`` (it creates evaluatio's
+until it is run here.  Each runs as written, in a temporary project directory holding what
+the README takes for granted (``tests/docs_harness.py``: ``mypkg.chrf`` scoring as it claims,
+``fix.diff``, segment files, ``examples/chrf.js``, the CI recipe's pyproject.toml), with
+``CHRF_AUDIT_CACHE`` an empty directory, once per session (docs/ pages showing the same
+command share the run: ``test_docs_commands``); the README's sample output is compared with
+what its command prints.  ``chrf-audit stats`` is the session's ``fresh_stats_run`` (it creates evaluatio's
 venv); the ``--impact-data`` study needs the WMT17 data (third-party, never committed) and is
 a ``slow`` test.
 """
@@ -14,87 +16,20 @@ a ``slow`` test.
 from __future__ import annotations
 
 import os
-import re
-import shlex
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+from tests.docs_harness import README, ROOT, Runner, commands, output_matches, sample_outputs
+
 WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
 
 
 def readme_commands() -> list[str]:
     """The ``chrf-audit`` commands of the README, in order (a leading ``.venv/bin/`` and the
     install steps before it dropped)."""
-    text = README.read_text(encoding="utf-8")
-    found = []
-    for block in re.findall(r"```(?:sh|bash)\n(.*?)```", text, re.S):
-        for line in block.splitlines():
-            line = line.strip()
-            if line.startswith("#") or "chrf-audit " not in line + " ":
-                continue
-            cmd = re.split(r"\s+#", line)[0].split("&&")[-1].strip()
-            found.append(cmd.replace(".venv/bin/chrf-audit", "chrf-audit"))
-    found += re.findall(r"`(chrf-audit [^`]+)`", text)
-    return list(dict.fromkeys(c for c in found if c.startswith("chrf-audit ")))
-
-
-MYPKG = '''"""What the README calls mypkg: a chrF that is what it claims (beta 3, scale 1)."""
-from reference_impl import corpus_score, sentence_score
-
-
-def sentence(hypothesis, references, char_order=6, beta=3):
-    return float(sentence_score(hypothesis, list(references), char_order=char_order, beta=beta).score) / 100
-
-
-def corpus(hypotheses, references):
-    return float(corpus_score(list(hypotheses), [list(r) for r in references], beta=3).score) / 100
-'''
-
-# the README's CI recipe
-PYPROJECT = '''[tool.chrf-audit]
-max-examples = 100
-[[tool.chrf-audit.implementations]]
-impl = "mypkg.chrf:sentence_chrf"
-corpus-impl = "mypkg.chrf:corpus_chrf"
-beta = 3
-scale = 1
-'''
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    from audit import upstream
-
-    d = tmp_path_factory.mktemp("readme-project")
-    (d / "mypkg").mkdir()
-    (d / "mypkg" / "__init__.py").write_text("")
-    (d / "mypkg" / "chrf.py").write_text(MYPKG + "\nsentence_chrf, corpus_chrf = sentence, corpus\n")
-    (d / "pyproject.toml").write_text(PYPROJECT)
-    (d / "fix.diff").write_text(upstream.patch("nltk", "requested-order-divisor"))
-    shutil.copytree(ROOT / "examples", d / "examples")
-    (d / "reference.txt").write_text("The cat sat on the mat.\nA dog barks.\nIt rains today.\n")
-    (d / "sys1.txt").write_text("The cat sat on the mat.\nA dog barked.\nIt rains.\n")
-    (d / "sys2.txt").write_text("A cat sat on a mat.\nThe dog barks.\nToday it rains.\n")
-    (d / "sys3.txt").write_text("cat mat\ndog\nrain\n")
-    return d
-
-
-def _run(command: str, cwd: Path, tmp_path: Path) -> subprocess.CompletedProcess:
-    """``chrf-audit ...`` as the README writes it, from an empty cache."""
-    argv = shlex.split(command)
-    assert argv[0] == "chrf-audit"
-    cache = tmp_path / "empty-cache"
-    cache.mkdir(exist_ok=True)
-    env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(ROOT))
-    env.pop("GITHUB_STEP_SUMMARY", None)
-    return subprocess.run([sys.executable, "-m", "audit.cli", *argv[1:]], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=1800)
+    return [c for c in commands(README) if c.startswith("chrf-audit ")]
 
 
 def _torch() -> bool:
@@ -115,7 +50,7 @@ EXPECTED = {
     "chrf-audit run --impl mypkg.chrf:sentence --accepts char_order,beta": ({1}, "mypkg.chrf"),
     'chrf-audit run --external "node examples/chrf.js"': ({0}, "no finding"),
     "chrf-audit run --impl torchmetrics": ({0, 1}, "torchmetrics") if _torch() else
-        ({2}, "install it with pip install 'chrf-audit[torchmetrics]'"),
+        ({2}, "install it with pip install -e '.[torchmetrics]' in the chrf-audit checkout"),
     "chrf-audit validate-patch --impl nltk --patch fix.diff": ({0}, "FIXED          nltk  requested-order-divisor"),
     "chrf-audit impact --ref reference.txt sys1.txt sys2.txt sys3.txt --impl nltk": ({0}, "sys3.txt"),
     "chrf-audit check --update-baseline": ({0}, "updated"),
@@ -133,30 +68,48 @@ def test_every_readme_command_is_run():
 
 
 @pytest.mark.parametrize("command", [c for c in readme_commands() if c in EXPECTED])
-def test_readme_command(command, project, tmp_path):
-    if command == "chrf-audit check --strict" and not (project / "chrf-audit-baseline.json").exists():
-        _run("chrf-audit check --update-baseline", project, tmp_path)  # the README's order
+def test_readme_command(command, docs_runner):
+    if command == "chrf-audit check --strict" and not (docs_runner.project / "chrf-audit-baseline.json").exists():
+        docs_runner.run("chrf-audit check --update-baseline")  # the README's order
     codes, text = EXPECTED[command]
-    proc = _run(command, project, tmp_path)
+    proc = docs_runner.run(command)
     out = proc.stdout + proc.stderr
     assert proc.returncode in codes and text in out, (proc.returncode, out[-3000:])
     assert "Traceback" not in out and "parameter-ignored" not in out
 
 
-def test_readme_http_command(project, tmp_path):
+def test_readme_sample_output_is_what_the_command_prints(docs_runner):
+    """"What it tells you": the README's sample is the first command's output, line for
+    line (the installed versions aside), run from a temporary directory."""
+    [(command, sample)] = sample_outputs(README)
+    assert command in EXPECTED and len(sample) > 10
+    proc = docs_runner.run(command)
+    assert output_matches(sample, proc.stdout), proc.stdout
+
+
+def test_output_matching_is_strict():
+    assert output_matches(["a 1.2.3", "b ... c"], "a 9.9.9\nb x y c\n")
+    assert output_matches(["a", "...", "z"], "a\nb\nc\nz\n")
+    assert not output_matches(["a", "b"], "a\nb\nc\n")  # a line more
+    assert not output_matches(["a 1.2.3", "b"], "a 1.2.3\nB\n")
+
+
+def test_readme_http_command(docs_runner, tmp_path):
     """The README's service audit against the README's example service
     (``examples/chrf_service.py``, started as docs/http.md says, on a free port rather than
     8000, which this machine may be using): the reference service meets its contract."""
-    service = subprocess.Popen([sys.executable, "examples/chrf_service.py", "--port", "0"], cwd=project,
+    service = subprocess.Popen([sys.executable, "examples/chrf_service.py", "--port", "0"], cwd=docs_runner.project,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         first = service.stdout.readline()
         assert first.startswith("listening on "), first
         url = first.split("listening on ", 1)[1].strip()
-        proc = _run(HTTP.replace("http://127.0.0.1:8000/", url), project, tmp_path)
+        proc = docs_runner.run(HTTP.replace("http://127.0.0.1:8000/", url))
         out = proc.stdout + proc.stderr
         assert proc.returncode == 0 and "no finding" in out, (proc.returncode, out[-3000:])
         assert "Traceback" not in out
+        # what docs/http.md says this run shows
+        assert "22 of 22 promises kept" in out and "82.872637" in out, out[-3000:]
     finally:
         service.terminate()
         service.wait(timeout=30)
@@ -171,12 +124,13 @@ def test_readme_stats_command(fresh_stats_run):
 
 @pytest.mark.slow
 def test_readme_impact_data_command(tmp_path):
-    """The WMT17 study (about 4 minutes): needs the third-party data beside the checkout."""
+    """The WMT17 study (its run time: reports/README.md): needs the third-party data beside
+    the checkout."""
     assert WMT17.is_dir(), f"the WMT17 data (never committed) is needed in {WMT17}"
     work = tmp_path / "checkout"
     work.mkdir()
     (tmp_path / "shared").mkdir()
     os.symlink(WMT17.parent, tmp_path / "shared" / "data")
     [command] = SLOW
-    proc = _run(command, work, tmp_path)
+    proc = Runner(work, tmp_path).run(command)
     assert proc.returncode == 1 and (work / "reports" / "wmt17" / "nltk.md").is_file(), proc.stderr[-3000:]

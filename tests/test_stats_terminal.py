@@ -55,3 +55,26 @@ def test_narrow_terminal_keeps_names_whole_and_lines_within_width():
     assert len(rows) == 2
     assert len({(r.index(r.split()[1]), r.index(r.split()[2])) for r in rows}) == 1
     assert lines[-1] == "1 finding(s) in 2 procedure(s), seed 3"
+
+
+def test_a_long_what_is_elided_at_a_word_with_an_ellipsis():
+    """A summary longer than the table shows (issue 23: "10 o", "(low 41.9258" cut mid-word
+    at 80 columns) ends at a whole word with "…"."""
+    from audit.stats.report import elide
+
+    words = ("the interval [23.9265, 23.9265] excludes its own point estimate 23.9265: below low by "
+             "1.32e-07 on one-segment corpus (every resample is the corpus itself); 10 of 10 resamples, "
+             "low 41.9258 high 42.0001 against the float64 replay").split()
+    long = " ".join(words)
+    assert len(long) > 160
+    run = _run()
+    run.runs[1].results[0].summary = run.runs[1].findings[0].main.summary = long
+    [what] = [w for _, f, _, w in terminal_rows(run) if f == "sentence-scores"]
+    assert what.endswith("…") and len(what) <= 160
+    assert what[:-1].split() == words[:len(what[:-1].split())]  # whole words only
+    buf = io.StringIO()
+    terminal(run, Console(file=buf, width=80, color_system=None, legacy_windows=False))
+    lines = [line.rstrip() for line in buf.getvalue().splitlines()]
+    assert all(len(line) <= 80 for line in lines) and any(line.endswith("…") for line in lines)
+    assert elide("short", 10) == "short" and elide("abcdefghijkl", 6) == "abcde…"
+    assert elide("one two three", 9) == "one two…"

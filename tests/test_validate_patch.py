@@ -67,10 +67,17 @@ def test_nltk_divisor_patch_is_validated(tmp_path, monkeypatch, capsys):
     assert installed.read_text(encoding="utf-8") == text  # the installed package is never touched
 
 
-def test_planted_fix_is_validated(project, capsys):
+def test_planted_fix_is_validated(project, capsys, monkeypatch):
+    """... with its progress drawn on stderr for a terminal (issue 23: 52 s of blank
+    terminal), as run's."""
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     (project / "fix.diff").write_text(FIX, encoding="utf-8")
     assert main(_planted("--patch", "fix.diff")) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "auditing before and after the patch (two processes)" in err and "0/2" in err
+    assert "replaying 1 repro(s) on the other side" in err
     assert "FIXED          plantedpkg:requested_order_divisor  requested-order-divisor" in out
     assert 'repro (sentence): hyp "' in out and "expected 100, before 16.6666" in out and "after 100" in out
     assert "patch validated: 1 fixed, 0 still present, 0 introduced" in out
@@ -89,13 +96,17 @@ def test_wrong_patch_introduces_families(project, capsys):
     assert "INTRODUCED" in out and "patch not validated" in out
 
 
-def test_source_checkout(project, tmp_path, capsys):
+def test_source_checkout(project, tmp_path, capsys, monkeypatch):
     checkout = tmp_path / "checkout"
     shutil.copytree(project / "plantedpkg", checkout / "src" / "plantedpkg")
     mod = checkout / "src" / "plantedpkg" / "catalogue.py"
     mod.write_text(mod.read_text().replace(BUG, 'dict(divisor="effective")'))
-    assert main(_planted("--source", str(checkout))) == 0
-    assert "patch validated: 1 fixed" in capsys.readouterr().out
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(_planted("--source", str(checkout), "--quiet")) == 0
+    out, err = capsys.readouterr()
+    assert "patch validated: 1 fixed" in out and err == ""  # --quiet: no progress, even on a terminal
     assert not list(checkout.rglob("__pycache__"))  # nothing written into the checkout
 
 

@@ -320,4 +320,4 @@ def _install_hint(spec: dict, exc: BaseException) -> str:
     if extra is None or not missing or missing.split(".")[0] not in extra[1]:
         return ""
     return (f"; {spec.get('kind')} is an optional extra of chrf-audit: install it with "
-            f"pip install 'chrf-audit[{extra[0]}]' (torch's CPU build is enough)")
+            f"pip install -e '.[{extra[0]}]' in the chrf-audit checkout (torch's CPU build is enough)")

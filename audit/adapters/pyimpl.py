@@ -37,7 +37,7 @@ BUILTINS: dict[str, tuple] = {
         {"kind": "sacrebleu", "eps_smoothing": True},
         Claims(word_order=2, definition="sacrebleu-eps"), _SACRE_ACCEPTS, _SACRE_SUPPORT,
     ),
-    # torchmetrics (optional: pip install 'chrf-audit[torchmetrics]'); its source says it is
+    # torchmetrics (optional: pip install -e '.[torchmetrics]'); its source says it is
     # derived from Popovic's chrF++.py, so it is held to that definition, on its 0..1 scale.
     "torchmetrics-chrf": (
         {"kind": "torchmetrics"},

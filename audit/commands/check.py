@@ -31,7 +31,7 @@ _CLAIM_ATTRS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="CI gate: audit the configured implementations, fail on findings not in the baseline",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__)
     g = p.add_argument_group("gate")
     g.add_argument("--config", type=Path, metavar="FILE",
                    help="TOML file with a [tool.chrf-audit] table (default ./pyproject.toml)")

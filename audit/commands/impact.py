@@ -39,8 +39,7 @@ Exit 0 on success, 2 on a usage or input error.
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "impact", help=HELP, description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "impact", help=HELP, description=DESCRIPTION
     )
     p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system output file(s)")
     p.add_argument("--ref", action="append", required=True, metavar="REF",

@@ -34,8 +34,7 @@ Exit 0 no finding, 1 findings, 2 usage error.
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("stats", help=HELP, description=DESCRIPTION,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = subparsers.add_parser("stats", help=HELP, description=DESCRIPTION)
     p.add_argument("--sacrebleu", action="store_true")
     p.add_argument("--evaluatio", action="store_true")
     p.add_argument("--reference", action="store_true")

@@ -25,12 +25,13 @@ from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overri
 
 def register(sub) -> None:
     p = sub.add_parser("validate-patch", help="audit an implementation before and after a patch: fixed, still present, introduced",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__)
     g = p.add_argument_group("patch")
     g.add_argument("--patch", type=Path, metavar="FILE", help="unified diff against the implementation's package")
     g.add_argument("--source", type=Path, metavar="DIR",
                    help="source checkout holding the patched package (DIR/<pkg>, DIR/src/<pkg> or DIR itself)")
     g.add_argument("--json", type=Path, metavar="PATH", help="write the result as JSON here")
+    g.add_argument("--quiet", action="store_true", help="no progress on stderr (drawn only for a terminal)")
     add_impl_flags(p)
     add_claim_flags(p)
     add_search_flags(p)
@@ -62,7 +63,11 @@ def validate_patch(args) -> int:
                     cases=str(cases) if cases else None, hypothesis_profile=args.hypothesis_profile)
     target.packages()  # unknown implementation: fail before any work
     diff = read_diff(args.patch) if args.patch is not None else None
-    result = validate(target, diff=diff, diff_name=str(args.patch) if args.patch else "patch", source=args.source)
+    from .progress import Phases
+
+    with Phases(not args.quiet) as phases:  # drawn on stderr for a terminal, as run's
+        result = validate(target, diff=diff, diff_name=str(args.patch) if args.patch else "patch",
+                          source=args.source, progress=phases)
     print(render(result))
     if args.json:
         write_json(result, args.json)

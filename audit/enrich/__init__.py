@@ -3,7 +3,8 @@
 ``enrich(result)`` takes the collected ``AuditResult`` and returns an ``EnrichedResult``
 (``audit.enriched``): the environment, the report slugs, and per finding its standalone
 snippet, root cause, suggested patch (with its verification), scope sweep, chart path and,
-for metamorphic findings, the reference's value.  Everything that looks at upstream
+for metamorphic findings, the reference's value; per implementation, its combined patch
+(one diff fixing every family that has a patch, verified like the others).  Everything that looks at upstream
 libraries or calls an implementation happens here, so the renderers (``audit.report``) are
 pure functions of the enriched result:
 
@@ -24,7 +25,7 @@ from typing import Optional
 from .. import options
 from ..enriched import EnrichedResult, FindingDetails, finding_key
 from .impact import ImpactRequest
-from .verification import PatchKey, start_verification, verification_jobs, verify_all
+from .verification import COMBINED, PatchKey, start_verification, verification_jobs, verify_all
 
 __all__ = ["enrich", "environment", "start_verification", "verification_jobs", "verify_all",
            "EnrichedResult", "FindingDetails", "ImpactRequest"]
@@ -81,6 +82,9 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
         for a in result.adapters:
             for f in a.findings:
                 out.details[finding_key(f)] = _details(upstream, a, f, slugs, verified, with_upstream, scorer)
+            combined = upstream.combined_patch(a.implementation, [f.family for f in a.findings]) if with_upstream else None
+            if combined:
+                out.combined_patches[a.implementation] = {**combined, "verified": verified.get((a.implementation, COMBINED))}
     finally:
         if own:
             scorer.close()

@@ -15,20 +15,30 @@ from typing import Optional
 
 #: (implementation, family): which patch a verification is about
 PatchKey = tuple[str, str]
+#: the "family" of an implementation's combined patch (one diff fixing every family with a
+#: patch, ``audit.patch_validation.combined``) in a PatchKey; no family name has parentheses
+COMBINED = "(combined)"
 
 
 def _verify(implementation: str, family: str, diff: str, before_findings: list[dict]) -> bool:
     """Whether ``diff`` fixes ``family`` of ``implementation`` without introducing another;
     ``before_findings``: ``[f.to_dict() ...]`` of that implementation's audit.  THE one place
     a suggested patch is verified."""
-    from ..patch_validation import verify_suggested
+    from ..patch_validation import fixes_all, verify_suggested
 
-    return verify_suggested(implementation, diff, before_findings).fixes(family)
+    validation = verify_suggested(implementation, diff, before_findings)
+    if family == COMBINED:  # every family the combined patch is for
+        from .. import upstream
+
+        families = upstream.combined_patch(implementation, [f["family"] for f in before_findings])["families"]
+        return fixes_all(validation, families)
+    return validation.fixes(family)
 
 
 def verification_jobs(summary) -> list[tuple]:
     """(implementation, family, diff, before_findings) for each suggested patch of an
-    implementation's audit: one job per family, whatever its levels."""
+    implementation's audit: one job per family, whatever its levels, and one for its
+    combined patch (family ``COMBINED``) when it has one."""
     from .. import upstream
 
     before = [f.to_dict() for f in summary.findings]
@@ -37,6 +47,9 @@ def verification_jobs(summary) -> list[tuple]:
         diff = upstream.patch(summary.implementation, family)
         if diff:
             jobs.append((summary.implementation, family, diff, before))
+    combined = upstream.combined_patch(summary.implementation, [f.family for f in summary.findings])
+    if combined:
+        jobs.append((summary.implementation, COMBINED, combined["diff"], before))
     return jobs
 
 

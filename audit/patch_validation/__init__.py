@@ -17,10 +17,14 @@ patches (``verify_suggested``):
    after the patch, *introduced* when its after-repro diverges after but not before, *still
    present* otherwise.
 
+``combined_patch`` (``combined``) judges the one diff fixing every family that has a patch on
+the same path: verified when all of them are fixed and none introduced.
+
 Errors a user can act on (malformed or non-applying diff, unknown implementation, module
 not found, ...) are ``UsageError``: one line, exit 2.
 """
 
+from .combined import CombinedPatch, combined_patch, fixes_all
 from .diffs import OWN_PACKAGES, normalize_diff, package_root, prepare_after, read_diff, refuse_foreign, source_root
 from .render import render
 from .validate import (FIXED, INTRODUCED, STILL, VERIFY_EXAMPLES, FamilyStatus, Target, Validation, validate,
@@ -30,5 +34,5 @@ from .worker import main
 __all__ = [
     "FIXED", "STILL", "INTRODUCED", "VERIFY_EXAMPLES", "Target", "FamilyStatus", "Validation", "validate",
     "verify_suggested", "render", "read_diff", "normalize_diff", "prepare_after", "refuse_foreign",
-    "source_root", "package_root", "OWN_PACKAGES", "main",
+    "source_root", "package_root", "OWN_PACKAGES", "main", "CombinedPatch", "combined_patch", "fixes_all",
 ]

@@ -80,27 +80,35 @@ class Job:
         procs.stop(self.proc, term=not procs.exited(self.proc))
 
 
-def run_pair(before: tuple, after: tuple) -> tuple[tuple, tuple]:
+def run_pair(before: tuple, after: tuple, done=None) -> tuple[tuple, tuple]:
     """Start both jobs (``Job`` arguments), wait for both; a usage error of the before side
-    stops the after one."""
+    stops the after one.  ``done()`` is called as each one ends (progress)."""
     jb, ja = Job(*before), Job(*after)
+    done = done or (lambda: None)
     try:
         rb = jb.wait()
+        done()
         if rb[0] == 2:
             ja.kill()
         ra = ja.wait()
+        done()
     finally:
         jb.kill()
         ja.kill()
     return rb, ra
 
 
-def run_all(jobs: list[tuple], **kw) -> list[tuple]:
+def run_all(jobs: list[tuple], done=None, **kw) -> list[tuple]:
     """Start every job (``(request, workdir, name, first)``), wait for each in turn; all are
-    stopped on the way out, whatever happens."""
+    stopped on the way out, whatever happens.  ``done()`` is called as each one ends."""
     running = [Job(*job, **kw) for job in jobs]
+    done = done or (lambda: None)
     try:
-        return [job.wait() for job in running]
+        out = []
+        for job in running:
+            out.append(job.wait())
+            done()
+        return out
     finally:
         for job in running:
             job.kill()

@@ -21,6 +21,7 @@ from a 20-example search, or moves its repro to another wrong value, is therefor
 from __future__ import annotations
 
 import tempfile
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -136,7 +137,19 @@ def _repros(findings) -> list[dict]:
              "inputs": f["repro"], "claims": f["claims"]} for f in findings]
 
 
-def _judge(b: dict, a: dict, replays: dict, *, before_side: tuple, work: Path, job_kw: dict) -> list[FamilyStatus]:
+class _NoProgress:
+    """``progress`` when none is drawn: the interface of ``audit.commands.progress.Phases``."""
+
+    @contextmanager
+    def phase(self, description: str, total: Optional[int] = None):
+        yield self
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+def _judge(b: dict, a: dict, replays: dict, *, before_side: tuple, work: Path, job_kw: dict,
+           progress=_NoProgress()) -> list[FamilyStatus]:
     """Classify every family of ``b`` (before) and ``a`` (after), {(impl, family): finding}.
     ``replays["after"]`` holds the after-replays of the vanished before-families when they
     were already made; the missing cross-replays run here (``before_side``: the before job's
@@ -152,7 +165,10 @@ def _judge(b: dict, a: dict, replays: dict, *, before_side: tuple, work: Path, j
         req, first = before_side
         jobs.append((dict(req, mode="replay", repros=_repros(new)), work, "replay-before", first))
         sides.append("before")
-    for side, (rc, data, msg) in zip(sides, run_all(jobs, **job_kw)):
+    if jobs:
+        with progress.phase(f"replaying {len(gone) + len(new)} repro(s) on the other side", total=len(jobs)) as task:
+            ran = run_all(jobs, done=task.advance, **job_kw)
+    for side, (rc, data, msg) in zip(sides, ran if jobs else []):
         if rc != 0:
             raise UsageError(msg or f"the replay {side} the patch failed (exit {rc})")
         replays[side] = {(r["implementation"], r["family"]): r for r in data["replays"]}
@@ -207,8 +223,10 @@ def _vanished(f: dict, r: dict, known: set) -> tuple[str, str]:
 
 
 def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "patch",
-             source: Optional[Path] = None) -> Validation:
-    """Audit ``target`` before and after the patch (or source checkout); see the module doc."""
+             source: Optional[Path] = None, progress=None) -> Validation:
+    """Audit ``target`` before and after the patch (or source checkout); see the module doc.
+    ``progress``: an ``audit.commands.progress.Phases`` (the phases drawn on stderr)."""
+    progress = progress or _NoProgress()
     if diff is None and source is None:
         raise UsageError("validate-patch needs --patch FILE or --source DIR")
     request = {"mode": "audit", **asdict(target)}
@@ -217,7 +235,9 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
         after_root, tops, files = prepare_after(target, diff=diff, diff_name=diff_name, source=source,
                                                 dest=work / "site")
         after_req = dict(request, expect_root=str(after_root), tops=tops)
-        rb, ra = run_pair((request, work, "before", None), (after_req, work, "after", after_root))
+        with progress.phase("auditing before and after the patch (two processes)", total=2) as task:
+            rb, ra = run_pair((request, work, "before", None), (after_req, work, "after", after_root),
+                              done=task.advance)
         if rb[0] != 0:
             raise UsageError(rb[2] or f"the audit before the patch failed (exit {rb[0]})")
         result = Validation(
@@ -234,7 +254,7 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
         result.after_versions = {a["implementation"]: a["version"] for a in ra[1]["adapters"]}
         result.families = _judge(_by_key(rb[1]["findings"]), _by_key(ra[1]["findings"]),
                                  {"after_side": (after_req, after_root)}, before_side=(request, None),
-                                 work=work, job_kw={})
+                                 work=work, job_kw={}, progress=progress)
         return result
 
 

@@ -117,10 +117,21 @@ def family_rows(r) -> list[tuple[str, str, str]]:
     return rows
 
 
+def elide(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: whole when it fits, else cut at the last
+    space before the limit (inside a word only when there is none) and ended with "…"."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    cut = head.rfind(" ")
+    return (head[:cut] if cut > 0 else head).rstrip(" ,;:") + "…"
+
+
 def terminal_rows(run: StatsRun) -> list[tuple[str, str, str, str]]:
-    """(procedure, family, status, what) per audited family, in the order of the report."""
+    """(procedure, family, status, what) per audited family, in the order of the report;
+    a long "what" elided (the report has it whole)."""
     # names and exception texts come from the procedure under audit: shown, never acted on
-    return [(visible(r.procedure.name, keep=""), fam, status, visible(what[:160], keep=""))
+    return [(visible(r.procedure.name, keep=""), fam, status, elide(visible(what, keep=""), 160))
             for r in run.runs for fam, status, what in family_rows(r)]
 
 
@@ -143,9 +154,9 @@ def terminal(run: StatsRun, console=None) -> None:
     family_width = max((len(row[1]) for row in all_rows), default=6)  # aligned across the tables
     for procedure, rows in groupby(all_rows, key=lambda row: row[0]):
         table = Table(title=escape(procedure), title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("family", no_wrap=True, min_width=family_width)
-        table.add_column("status", no_wrap=True, min_width=len("inconclusive"))
-        table.add_column("what", overflow="fold", ratio=1)
+        table.add_column("family", no_wrap=True, min_width=family_width, overflow="ellipsis")
+        table.add_column("status", no_wrap=True, min_width=len("inconclusive"), overflow="ellipsis")
+        table.add_column("what", overflow="fold", ratio=1)  # wrapped at spaces; a word longer than the column folded
         for _, fam, status, what in rows:
             table.add_row(fam, f"[{_STYLE[status]}]{status}[/{_STYLE[status]}]", escape(what))
         console.print(table)

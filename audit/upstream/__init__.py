@@ -8,13 +8,14 @@ Public API::
     repro_snippet(implementation, finding) -> str
     root_cause(implementation, family) -> dict | None     # {file, path, line, function, excerpt, why}
     patch(implementation, family) -> str | None           # unified diff against the installed source
+    combined_patch(implementation, families) -> dict | None   # one diff fixing them all
     scope(implementation, finding, score) -> dict | None    # score: the implementation, isolated
 
 A plug-in (one module per library: ``nltk.py``, ``sacrebleu.py``, ``torchmetrics.py``; the next
 library is one more module in ``_MODULES``) declares ``NAME`` (its key in the deviation
 registry, where its root-cause patterns per family live), ``DISTRIBUTION``, ``MODULE`` (the
 source searched for root causes), ``DEFAULT_CLAIMS``, ``repro_snippet(finding, version)``,
-``patched_source(family)`` and ``PATCH_DESCRIPTIONS`` (patches keyed by registry families).
+``patched_source(family)``, ``combined_source(families)`` and ``PATCH_DESCRIPTIONS`` (patches keyed by registry families).
 Its sweeps are the registry's, run by the enrich stage through the library's isolated
 adapters.
 
@@ -38,7 +39,7 @@ _MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torc
 
 __all__ = [
     "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
-    "scope", "apply_unified_diff", "PatchError",
+    "scope", "apply_unified_diff", "PatchError", "combined_patch",
 ]
 
 BUILTIN = tuple(_MODULES)
@@ -206,6 +207,22 @@ def patch(implementation: str, family: str) -> Optional[str]:
         return None
     rel, old, new = found
     return make_diff(rel, old, new) or None
+
+
+def combined_patch(implementation: str, families) -> Optional[dict]:
+    """One unified diff against the installed source fixing every family of ``families``
+    that has a patch: ``{"diff", "families", "files"}``, or None when fewer than two have
+    one (the per-family patch is then the whole fix) or their edits do not combine.  Whether
+    it works is judged by ``audit.patch_validation.combined_patch``."""
+    try:
+        found = get(implementation).combined_source(list(families))
+    except KeyError:
+        return None
+    if found is None:
+        return None
+    rel, old, new, fixed = found
+    diff = make_diff(rel, old, new)
+    return {"diff": diff, "families": fixed, "files": [rel]} if diff else None
 
 
 def patch_description(implementation: str, family: str) -> Optional[str]:

@@ -107,6 +107,28 @@ def apply_edits(module_name: str, edits) -> Optional[tuple[str, str, str]]:
     return path.relative_to(root).as_posix(), text, new
 
 
+def combine_edits(module_name: str, edits: dict, combined: dict, families) -> Optional[tuple[str, str, str, list[str]]]:
+    """One patched text fixing every family of ``families`` that has edits: (file, original
+    text, patched text, those families in the given order), or None when fewer than two
+    have edits or the edits do not combine.  A group of ``combined`` (frozenset of
+    families -> edits) whose families are all fixed replaces their own edits (which
+    overlap); the other families' edits are made one after the other, each ``old`` text
+    occurring exactly once at its turn (``apply_edits``)."""
+    fams = [f for f in dict.fromkeys(families) if f in edits]
+    if len(fams) < 2:
+        return None
+    todo, plan = set(fams), []
+    for group, group_edits in sorted(combined.items(), key=lambda g: -len(g[0])):
+        if group <= todo:
+            plan += group_edits
+            todo -= group
+    for f in fams:
+        if f in todo:
+            plan += edits[f]
+    found = apply_edits(module_name, plan)
+    return None if found is None else (*found, fams)
+
+
 def enclosing_function(source: str, line: int) -> Optional[str]:
     """Qualified name of the innermost function (or method) containing ``line``."""
     tree = ast.parse(source)

@@ -7,7 +7,8 @@ on 0..1; ``corpus_chrf(references, hypotheses, ...)`` takes one reference per se
 Its scoring has coupled bugs: the sentence score is the mean over the *requested* orders of
 the per-order F (the divisor and the F-averaging at once), and the corpus score is the mean of
 the sentence scores.  Each patch below fixes exactly one family and keeps the others, so that a
-verification of the patched copy shows only that family fixed.  Patches are computed against the *installed* source
+verification of the patched copy shows only that family fixed; ``combined_source`` fixes
+them all at once (the scoring families' edits overlap: ``COMBINED_EDITS``).  Patches are computed against the *installed* source
 text (never hard-coded line numbers); when the expected code is not there (another nltk
 version), ``patch`` returns None.
 """
@@ -18,7 +19,7 @@ import textwrap
 from fractions import Fraction
 from typing import Optional
 
-from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
+from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, combine_edits, exact_beta, py_list_literal, py_literal
 
 NAME = "nltk"
 DISTRIBUTION = "nltk"
@@ -200,6 +201,42 @@ _MACRO_LOOP = '''\
     return sum(ngram_fscores.values()) / num_ngram_sizes
 '''
 
+# all three scoring families at once: the claimed (sacreBLEU) definition.  Their per-family
+# edits replace the same lines, so they cannot be applied one after the other; this is what
+# applying all three means: the statistics summed over the corpus, precision and recall
+# averaged over the effective orders of the sums, and F computed once.
+_ALL_SCORING_LOOP = """\
+        # Collect the n-gram statistics of each order.
+        for n in range(min_len, max_len + 1):
+            # Compute the precision, recall, fscore and support.
+            prec, rec, fscore, tp = chrf_precision_recall_fscore_support(
+                reference, hypothesis, n, beta=beta
+            )
+            stats = ngram_stats[n]
+            ref_ngrams = max(len(reference) - n + 1, 0)
+            stats[0] += tp
+            # hypothesis n-grams count only where the reference has n-grams of
+            # this order (as in chrF++.py and sacreBLEU)
+            stats[1] += max(len(hypothesis) - n + 1, 0) if ref_ngrams else 0
+            stats[2] += ref_ngrams
+
+    # Average precision and recall over the effective orders (the orders with
+    # n-grams on both sides, summed over the corpus), then combine them once
+    # into the f-score.
+    precisions, recalls = [], []
+    for n, (tp, tpfp, tpfn) in ngram_stats.items():
+        if tpfp > 0 and tpfn > 0:
+            precisions.append(tp / tpfp)
+            recalls.append(tp / tpfn)
+    if not precisions:
+        return 0.0
+    avg_prec = sum(precisions) / len(precisions)
+    avg_rec = sum(recalls) / len(recalls)
+    factor = beta**2
+    denominator = factor * avg_prec + avg_rec
+    return (1 + factor) * avg_prec * avg_rec / denominator if denominator > 0 else 0.0
+"""
+
 _WS_OLD = '        sent = redos.sub(r"\\s+", "", sent)\n'
 _WS_NEW = (
     "        # remove every str.isspace() code point (U+001C..U+001F included)\n"
@@ -213,6 +250,12 @@ _EDITS: dict[str, list[tuple[str, str]]] = {
     "whitespace-set-white-space": [(_WS_OLD, _WS_NEW)],
 }
 
+#: families whose edits overlap, fixed together by one set of edits (``combined_source``)
+COMBINED_EDITS: dict[frozenset, list[tuple[str, str]]] = {
+    frozenset({"requested-order-divisor", "f-score-averaged", "corpus-macro-average"}):
+        [(_INIT, _MACRO_INIT), (_LOOP_AND_RETURN, _ALL_SCORING_LOOP)],
+}
+
 PATCH_DESCRIPTIONS = {
     "requested-order-divisor": "divide each sentence's summed per-order F-scores by its number of effective orders (orders with n-grams on both sides); F-averaging and the macro-average are kept",
     "f-score-averaged": "average precision and recall over the orders and combine them into F once; the divisor and the macro-average are kept",
@@ -224,3 +267,9 @@ PATCH_DESCRIPTIONS = {
 def patched_source(family: str) -> Optional[tuple[str, str, str]]:
     """(relative file, original text, patched text) or None when not applicable."""
     return apply_edits(MODULE, _EDITS.get(family))
+
+
+def combined_source(families) -> Optional[tuple[str, str, str, list[str]]]:
+    """(relative file, original text, text fixing every family of ``families`` that has a
+    patch, those families) or None when fewer than two have one or their edits do not combine."""
+    return combine_edits(MODULE, _EDITS, COMBINED_EDITS, families)

@@ -59,3 +59,7 @@ PATCH_DESCRIPTIONS: dict[str, str] = {}
 
 def patched_source(family: str):
     return None
+
+
+def combined_source(families):
+    return None

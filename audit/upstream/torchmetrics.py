@@ -22,7 +22,7 @@ import textwrap
 from fractions import Fraction
 from typing import Optional
 
-from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, exact_beta, py_list_literal, py_literal
+from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, combine_edits, exact_beta, py_list_literal, py_literal
 
 NAME = "torchmetrics"
 DISTRIBUTION = "torchmetrics"
@@ -154,3 +154,8 @@ PATCH_DESCRIPTIONS = {
 def patched_source(family: str) -> Optional[tuple[str, str, str]]:
     """(relative file, original text, patched text) or None when not applicable."""
     return apply_edits(MODULE, _EDITS.get(family))
+
+
+def combined_source(families) -> Optional[tuple[str, str, str, list[str]]]:
+    """Every family of ``families`` that has a patch fixed at once: their edits do not overlap."""
+    return combine_edits(MODULE, _EDITS, {}, families)
