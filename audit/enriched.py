@@ -2,7 +2,7 @@
 
 Made by ``audit.enrich.enrich`` (which looks up upstream knowledge, runs the scope sweeps
 through the adapters and takes the patch verifications); read by the renderers of
-``audit.report``, which compute nothing else.  Plain data only: this module imports nothing
+``audit.render``, which compute nothing else.  Plain data only: this module imports nothing
 of the audit, so a renderer importing it pulls in no adapter, runner or upstream library.
 """
 

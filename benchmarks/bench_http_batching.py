@@ -40,7 +40,7 @@ def drawn_inputs(adapter, n: int) -> list[tuple[str, list[str]]]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from audit.search import no_wall_clock, strategies
+    from audit.collect.search import no_wall_clock, strategies
 
     sentence, _, _ = strategies(adapter)
     out = []

@@ -1,5 +1,5 @@
 """The pipeline's direction: collect (audit) -> enrich -> render.  The renderers
-(``audit/report/``) are pure functions of their input: they import nothing that audits,
+(``audit/render/``) are pure functions of their input: they import nothing that audits,
 looks at an upstream library, calls an implementation or starts a process.  Checked on the
 source (every import statement, inside functions too) and at run time (rendering in a fresh
 process loads none of it)."""
@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "audit" / "report"
+REPORT = ROOT / "audit" / "render"
 
 #: what a renderer must not import (modules and everything below them)
 FORBIDDEN = (
-    "audit.upstream", "audit.runner", "audit.adapters", "audit.patch_validation", "audit.enrich",
-    "audit.parallel", "audit.procs", "audit.search", "audit.impact", "audit.classify", "audit.checker",
-    "audit.metamorphic", "audit.cli", "audit.commands",
+    "audit.upstream", "audit.collect.runner", "audit.adapters", "audit.patches", "audit.enrich",
+    "audit.collect.parallel", "audit.processes.owner", "audit.collect.search", "audit.impact", "audit.diagnose.classify", "audit.collect.checker",
+    "audit.collect.metamorphic", "audit.cli", "audit.commands",
     "nltk", "sacrebleu", "torchmetrics", "torch", "subprocess", "multiprocessing", "concurrent",
 )
 
@@ -53,7 +53,7 @@ def violations(source: str, module: str) -> list[str]:
 
 def _report_modules():
     for path in sorted(REPORT.glob("*.py")):
-        name = "audit.report" if path.stem == "__init__" else f"audit.report.{path.stem}"
+        name = "audit.render" if path.stem == "__init__" else f"audit.render.{path.stem}"
         yield name, path
 
 
@@ -71,7 +71,7 @@ def test_the_check_catches_what_it_is_for():
         "def f():\n    from ..enrich.verification import _verify\n": [
             "audit.enrich.verification", "audit.enrich.verification._verify"],
         "import audit.adapters.resolve as r\n": ["audit.adapters.resolve"],
-        "from audit import runner\n": ["audit.runner"],
+        "from audit.collect import runner\n": ["audit.collect.runner"],
         "import nltk.translate.chrf_score\n": ["nltk.translate.chrf_score"],
         "from concurrent.futures import ThreadPoolExecutor\n": [
             "concurrent.futures", "concurrent.futures.ThreadPoolExecutor"],
@@ -79,7 +79,7 @@ def test_the_check_catches_what_it_is_for():
         "from ..upstreams import x\n": [],  # a prefix of a name is not the module
     }
     for src, want in planted.items():
-        assert violations(src, "audit.report.planted") == want, src
+        assert violations(src, "audit.render.planted") == want, src
     assert violations("from . import upstream\n", "audit.planted") == ["audit.upstream"]
 
 
@@ -90,7 +90,7 @@ def test_rendering_loads_nothing_that_audits(tmp_path):
 import json, sys
 from audit.enriched import EnrichedResult, FindingDetails
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report import render_terminal, write_reports
+from audit.render import render_terminal, write_reports
 m = Repro(level="sentence", inputs={"hypothesis": "a", "references": ["a"]}, expected=100.0,
           expected_fraction="100", actual=50.0, actual_raw="0.5", outcome="value")
 f = Finding(implementation="x", family="unexplained", level="sentence", title="t", claims={}, reference_signature="",

@@ -20,7 +20,7 @@ import pytest
 import jsonschema
 
 from audit import upstream
-from audit.report import SCHEMA_PATH
+from audit.render import SCHEMA_PATH
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 AUDITS = sorted(REPORTS.rglob("audit.json"))

@@ -14,9 +14,11 @@ from rich.console import Console
 
 from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report import SCHEMA_PATH, append_github_summary, render_terminal, write_json, write_junit, write_reports
-from audit.report._text import escape, slug, unique_slugs
-from audit.report.chart import bar_chart, line_chart
+from audit.render import (
+    SCHEMA_PATH, append_github_summary, render_terminal, write_json, write_junit, write_reports,
+)
+from audit.render._text import escape, slug, unique_slugs
+from audit.render.chart import bar_chart, line_chart
 from tests.fixtures.report_examples import example_impact, example_result
 
 import jsonschema  # noqa: E402  (the test extra)

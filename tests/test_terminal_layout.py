@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report.terminal import elide, render_terminal, repro_cell, table_lines
+from audit.render.terminal import elide, render_terminal, repro_cell, table_lines
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 EXTERNAL = "external:python3 /home/someone/projects/chrf-tools/examples/chrfpp_wrapper.py /opt/chrF/chrF++.py"

@@ -22,7 +22,7 @@ import re
 from decimal import Decimal
 from typing import Optional
 
-from .. import options
+from ..settings import options
 from ..http.client import HttpClient, Reply, check_url, headers_from_env, public_url
 from .base import Adapter, AdapterError, Claims, Support
 

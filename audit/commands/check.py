@@ -19,10 +19,10 @@ import datetime as _dt
 import os
 from pathlib import Path
 
-from .. import config as _config
-from .. import options
+from ..settings import config as _config
+from ..settings import options
 from ..errors import UsageError
-from ..outputs import check_file, check_report_outputs
+from ..files.outputs import check_file, check_report_outputs
 from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, check_output_names,
                   execute, resolve_adapters, validate_search_args, write_outputs)
 
@@ -106,7 +106,7 @@ def _resolve_all(args, cfg) -> list:
 
 def _today(args) -> _dt.date:
     if args.today:
-        from ..baseline import parse_date
+        from ..gate.baseline import parse_date
 
         return parse_date(args.today, "--today")
     return _dt.date.today()
@@ -166,7 +166,7 @@ def _accepted(args, cmp, result, today) -> dict:
 
 
 def check(args) -> int:
-    from .. import baseline as B
+    from ..gate import baseline as B
 
     cfg = _config.load(args.config)
     args.timeout_given = args.timeout is not None
@@ -182,7 +182,7 @@ def check(args) -> int:
     check_output_names(args, adapters)
     result = execute(args, adapters)
 
-    from .. import report
+    from .. import render as report
 
     report.render_terminal(result)
     from .progress import Phases

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import jsontext
+from ..files import jsontext
 from ..errors import UsageError
-from ..outputs import atomic_write, check_file
+from ..files.outputs import atomic_write, check_file
 from .run import add_impl_flags, custom_flags
 
 HELP = "compare system scores, rankings and significance calls: reference vs an implementation"
@@ -141,7 +141,7 @@ def run(args, *, adapter=None, console=None) -> int:
 
     from ..impact import load_system_files, run_impact
 
-    from .. import limits
+    from ..settings import limits
 
     limits.check_resamples(args.resamples)
     limits.check_timeout(args.timeout)

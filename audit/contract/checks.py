@@ -2,7 +2,7 @@
 conformance table added to the implementation's summary.
 
 Runs after the differential search (``HttpAdapter.audit_contract``, called by
-``audit.parallel``), in this process, through the adapter's client (its retries, budget
+``audit.collect.parallel``), in this process, through the adapter's client (its retries, budget
 and concurrency).  Everything sent is fixed by the contract and the seed: the probes of
 ``probes``, then corpora and sentences drawn from the audit's own strategies (the same
 generators the search uses), the sentences batched ``max_segments`` to a request.  Each
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
-from .. import options
+from ..settings import options
 from ..findings import Finding, Repro
 from .definition import decimal_text, fraction_text
 from .judge import Judge, Violation, refusal_failure
@@ -143,7 +143,7 @@ def _drawn(adapter, contract, seed: int, corpora: int, sentences: int) -> tuple[
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from ..search import derived_seed, no_wall_clock, strategies
+    from ..collect.search import derived_seed, no_wall_clock, strategies
 
     sentence, corpus, _ = strategies(adapter)
     out = {"corpus": [], "sentence": []}

@@ -4,7 +4,7 @@
 (``audit.enriched``): the environment, the report slugs, and per finding its standalone
 snippet, root cause, suggested patch (with its verification), scope sweep, chart path and,
 for metamorphic findings, the reference's value.  Everything that looks at upstream
-libraries or calls an implementation happens here, so the renderers (``audit.report``) are
+libraries or calls an implementation happens here, so the renderers (``audit.render``) are
 pure functions of the enriched result:
 
 * upstream knowledge (snippets, root causes, patches) comes from ``audit.upstream``;
@@ -19,7 +19,7 @@ from __future__ import annotations
 import platform
 from typing import Optional
 
-from .. import options
+from ..settings import options
 from ..enriched import EnrichedResult, FindingDetails, finding_key
 from .verification import PatchKey, start_verification, verification_jobs, verify_all
 
@@ -56,7 +56,7 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
     sweep (snippets still).  ``timeout``: per call of the sweeps' adapters.  ``scorer``: the
     sweeps' scorer (``scoring.AdapterScorer`` by default, closed here when made here)."""
     from .. import upstream
-    from ..report._text import unique_slugs
+    from ..render._text import unique_slugs
     from .scoring import AdapterScorer
 
     if verify and with_upstream:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .. import options
+from ..settings import options
 
 
 def adapter_name(implementation: str, claims: dict) -> Optional[str]:

@@ -21,7 +21,7 @@ def _verify(implementation: str, family: str, diff: str, before_findings: list[d
     """Whether ``diff`` fixes ``family`` of ``implementation`` without introducing another;
     ``before_findings``: ``[f.to_dict() ...]`` of that implementation's audit.  THE one place
     a suggested patch is verified."""
-    from ..patch_validation import verify_suggested
+    from ..patches import verify_suggested
 
     return verify_suggested(implementation, diff, before_findings).fixes(family)
 
@@ -49,7 +49,7 @@ def start_verification(summary, executor: Executor) -> dict[PatchKey, Future]:
 def verify_all(result, done: Optional[dict] = None) -> dict[PatchKey, bool]:
     """Every suggested patch of ``result`` verified, those in ``done`` taken as they are; two
     verifications at a time (each a separate process bound to one core)."""
-    from ..procs import owned_pool
+    from ..processes.owner import owned_pool
 
     out = dict(done or {})
     with owned_pool(2) as pool:

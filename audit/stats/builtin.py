@@ -1,4 +1,4 @@
-"""Built-in procedures: the project's own float64 procedures (``audit.significance``, the
+"""Built-in procedures: the project's own float64 procedures (``audit.impact.significance``, the
 correct baseline every check must pass, run in-process: it is not under audit) and sacreBLEU's
 chrF interval and paired tests.
 
@@ -11,7 +11,7 @@ crash, hang or exception of sacreBLEU is an Outcome, i.e. a robustness finding.
 from __future__ import annotations
 
 from reference_impl import ChrfParams
-from .. import significance as sig
+from ..impact import significance as sig
 from ..adapters.isolation import _AUDIT_ROOT
 from .callables import CallableProcedure, CallableProcess
 from .data import make_corpus
@@ -23,10 +23,10 @@ TIMEOUT = 120.0  # seconds per sacreBLEU call: hang detection only (``stats --ti
 
 
 class ReferenceCI(Procedure):
-    """audit.significance.bootstrap_ci over the exact reference's segment statistics."""
+    """audit.impact.significance.bootstrap_ci over the exact reference's segment statistics."""
 
     kind, name, library = "ci", "chrf-audit:ci", "chrf-audit"
-    source = "audit/significance.py:bootstrap_ci"
+    source = "audit/impact/significance.py:bootstrap_ci"
     can_probe = True
 
     def __init__(self, params: ChrfParams | None = None):
@@ -46,7 +46,7 @@ class ReferenceCI(Procedure):
 
 
 class ReferencePaired(Procedure):
-    """audit.significance.paired_permutation / paired_bootstrap over segment statistics."""
+    """audit.impact.significance.paired_permutation / paired_bootstrap over segment statistics."""
 
     kind, library = "paired", "chrf-audit"
     can_probe = True
@@ -54,7 +54,7 @@ class ReferencePaired(Procedure):
     def __init__(self, test: str = "permutation", params: ChrfParams | None = None):
         self.test = test
         self.name = f"chrf-audit:paired-{test}"
-        self.source = f"audit/significance.py:paired_{test}"
+        self.source = f"audit/impact/significance.py:paired_{test}"
         self.claims = StatsClaims(params=params or ChrfParams.make(), accepts=ALL,
                                   statistic="bootstrap-t" if test == "bootstrap" else test,
                                   draw="numpy-choice")

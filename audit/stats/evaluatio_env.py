@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from ..locking import locked
-from ..stderr_lines import informative
+from ..files.locking import locked
+from ..processes.stderr_lines import informative
 
 EVALUATIO_VERSION = "0.5.2"
 SERVER = Path(__file__).with_name("evaluatio_server.py")

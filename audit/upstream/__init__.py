@@ -1,7 +1,7 @@
 """Knowledge of the built-in upstream libraries (nltk, sacrebleu): standalone repro
 snippets, root-cause locations in the installed source, patch suggestions as unified diffs,
 and scope sweeps.  Whether a suggested patch works is judged by
-``audit.patch_validation.verify_suggested`` (the path of ``chrf-audit validate-patch``).
+``audit.patches.verify_suggested`` (the path of ``chrf-audit validate-patch``).
 
 Public API::
 
@@ -162,7 +162,7 @@ def _one_line(text, limit=200) -> str:
     """One line of a snippet (a comment, the command): an implementation's error text, name
     or command may hold newlines, ESC or surrogates, which must neither end the comment nor
     reach the reader's terminal."""
-    from ..report._text import visible
+    from ..render._text import visible
 
     return visible(" ".join(str(text).split()), keep="")[:limit]
 
@@ -190,7 +190,7 @@ def root_cause(implementation: str, family: str) -> Optional[dict]:
         module = get(implementation)
     except KeyError:
         return None
-    from ..deviations import root_causes
+    from ..diagnose.deviations import root_causes
 
     return explain_root_cause(module.MODULE, root_causes(module.NAME), family)
 
