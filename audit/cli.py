@@ -51,7 +51,7 @@ def _private_hypothesis_storage() -> None:
         from hypothesis.configuration import set_hypothesis_home_dir
     except ImportError:  # pragma: no cover - a hypothesis without it: its default applies
         return
-    from .files import scratch
+    from .processes import scratch
 
     _hypothesis_home = scratch.make("chrf-audit-hypothesis-")  # a killed run's is removed here
     set_hypothesis_home_dir(_hypothesis_home)

@@ -107,7 +107,7 @@ class AdapterSummary:
     #: parameters (audit.collect.fitting)
     fit: dict = field(default_factory=dict)
     #: a service audited by its contract (``--http``): the conformance table of
-    #: ``audit.contract.checks`` (each promise kept or broken), else None
+    #: ``audit.collect.service_contract`` (each promise kept or broken), else None
     contract: Optional[dict] = None
 
 

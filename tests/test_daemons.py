@@ -93,7 +93,7 @@ def test_exited_daemons_are_reaped_during_the_run(tmp_path):
     code = f"""
 import os, sys, time
 sys.path.insert(0, {str(HERE)!r})
-from audit import subreaper
+from audit.processes import subreaper
 from planted_daemon import daemonize
 assert subreaper.become_subreaper()
 own = os.fork()

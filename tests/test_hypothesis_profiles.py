@@ -107,7 +107,7 @@ def test_a_profile_registered_before_chrf_audit_keeps_its_values(tmp_path):
     out = _python("""
         from hypothesis import Verbosity, settings
         settings.register_profile("chrf-audit", max_examples=11, verbosity=Verbosity.verbose)
-        from audit import hypothesis_profiles as HP
+        from audit.settings import hypothesis_profiles as HP
         p = HP.resolve()
         print(p.max_examples, p.verbosity, HP.resolve("chrf-audit-ci").max_examples)
     """, tmp_path)
@@ -214,7 +214,7 @@ def test_without_the_private_home_hypothesis_would_write_there(tmp_path):
     """The control: the same audit with private_storage turned off leaves ./.hypothesis."""
     out = _python(f"""
         import contextlib
-        from audit import hypothesis_profiles, runner
+        from audit.collect import runner
         runner.private_storage = contextlib.nullcontext
         from audit.adapters import resolve
         ads = resolve("{PLANTED}.sentence", overrides={{"beta": 2, "scale": 100}})
@@ -243,7 +243,7 @@ def test_the_profile_gives_the_default_budget_of_run_and_check(argv, expected, t
     from audit.cli import build_parser
     from audit.commands.check import _merge
     from audit.commands.run import validate_search_args
-    from audit.settings.config import Config
+    from audit.gate.config import Config
 
     args = build_parser().parse_args(["run", "--impl", "nltk", *argv])
     validate_search_args(args)
@@ -287,7 +287,7 @@ def test_validate_patch_hands_the_profile_to_both_audits(monkeypatch, tmp_path):
 
 
 def test_the_configuration_selects_the_profile_and_the_flag_wins(tmp_path):
-    from audit.settings import config
+    from audit.gate import config
     from audit.cli import build_parser
     from audit.commands.check import _merge
     from audit.commands.run import validate_search_args
@@ -345,7 +345,7 @@ def test_first_use_inside_a_users_settings_test_does_not_warn(tmp_path):
         @settings(max_examples=1, database=None)
         @given(st.none())
         def test(x):
-            from audit import hypothesis_profiles as HP
+            from audit.settings import hypothesis_profiles as HP
             print(HP.resolve().max_examples)
 
         test()

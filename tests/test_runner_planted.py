@@ -134,7 +134,7 @@ def _audit(adapters, max_examples: int):
 
 def audit_planted(name: str) -> dict:
     """Findings of one row, each with the key its minimal repro gives on a fresh checker."""
-    from audit.collect.runner import Checker
+    from audit.collect.checker import Checker
 
     start = time.monotonic()
     row = planted_pkg.get(name)

@@ -70,7 +70,7 @@ def _by_family_level(result) -> dict:
 def test_generation_spends_the_whole_budget_although_every_input_fails(monkeypatch):
     """requested-order-divisor shows on most short inputs: the old search stopped generating
     soon after the first one; the generate phase now runs its whole budget per level."""
-    import audit.collect.runner as R
+    import audit.collect.unit as R
 
     calls: dict = {}
     real = R.generate

@@ -8,7 +8,7 @@ import pytest
 
 from audit.gate import baseline
 from audit.collect import cases
-from audit.settings import config
+from audit.gate import config
 from audit.errors import UsageError
 from audit.files.textfiles import read_json, read_text
 

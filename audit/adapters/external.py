@@ -24,7 +24,7 @@ from .frames import EOF, TIMEOUT, Overlong, take_line
 from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
 PROTOCOL_VERSION = 1
-SUBREAPER = str(Path(__file__).resolve().parents[1] / "subreaper.py")
+SUBREAPER = str(Path(__file__).resolve().parents[1] / "processes" / "subreaper.py")
 
 
 def _runnable(command: str, program: str) -> None:

@@ -55,6 +55,7 @@ def main() -> None:
 
     from audit.processes import subreaper
     from audit.adapters import backends as B
+    from audit.adapters.backend_loader import load as load_backend
 
     subreaper.become_subreaper()  # daemons the implementation starts stay in this tree
     subreaper.watch_children()  # (and /proc is read only after a child exited)
@@ -79,7 +80,7 @@ def main() -> None:
         kind = msg[0]
         if kind == "load":
             _, bid, spec = msg
-            res = B.load(spec)
+            res = load_backend(spec)
             if res[0] == "ok":
                 loaded[bid] = res[1]
                 send(("ok", res[2]))

@@ -17,7 +17,7 @@ def default_cases_dir() -> Optional[Path]:
     import sys
     import sysconfig
 
-    here = Path(__file__).resolve().parents[1] / "cases"
+    here = Path(__file__).resolve().parents[2] / "cases"
     candidates = [here, Path(sysconfig.get_path("data")) / "share" / "chrf-audit" / "cases",
                   Path(sys.prefix) / "share" / "chrf-audit" / "cases"]
     return next((p for p in candidates if p.is_dir() and any(p.glob("*.json"))), None)

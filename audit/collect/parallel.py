@@ -1,6 +1,6 @@
 """Running the (implementation, level) units of an audit, here or in a pool of processes.
 
-Each unit is independent (its own checker, its own seeds, see ``audit.collect.runner``), so running
+Each unit is independent (its own checker, its own seeds, see ``audit.collect.unit``), so running
 them in ``jobs`` processes gives the same findings as running them one after the other.  A
 child process re-creates an adapter from the spec ``audit.adapters.resolve`` recorded on it
 (``adapter.spec``: the ``resolve`` call that made it, and its name) and keeps the adapters of
@@ -44,7 +44,7 @@ def _pool_child(stop, parent: int) -> None:
 def _child_unit(spec: dict, claims, level: str, options: dict):
     """Runs in a pool process: one unit of one implementation, re-created from its spec."""
     from ..adapters import resolve
-    from .runner import audit_level
+    from .unit import audit_level
 
     call = {k: v for k, v in spec.items() if k not in ("name", "given_name")}
     call = _narrowed(dict(call, name=spec.get("given_name")), spec["name"])
@@ -76,7 +76,7 @@ def _narrowed(call: dict, name: str) -> dict:
 def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optional[Callable] = None,
               on_summary: Optional[Callable] = None) -> list:
     """AdapterSummary per adapter, in the adapters' order."""
-    from .runner import audit_level, finish_summary, levels_of, summarize
+    from .unit import audit_level, finish_summary, levels_of, summarize
     from .search import Progress
 
     units = [(i, level) for i, a in enumerate(adapters) for level in levels_of(a)]

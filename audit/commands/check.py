@@ -19,7 +19,7 @@ import datetime as _dt
 import os
 from pathlib import Path
 
-from ..settings import config as _config
+from ..gate import config as _config
 from ..settings import options
 from ..errors import UsageError
 from ..files.outputs import check_file, check_report_outputs

@@ -153,8 +153,8 @@ def resolve_adapters(args):
 
 def check_output_names(args, adapters, default_dir=None) -> None:
     """The files named after the implementations (reports, charts, saved cases) must be
-    possible before the audit starts (audit.files.output_names); on an error the adapters are closed."""
-    from ..files.output_names import check
+    possible before the audit starts (audit.commands.output_names); on an error the adapters are closed."""
+    from .output_names import check
 
     try:
         check([a.name for a in adapters], [args.reports_dir or default_dir, args.markdown],
@@ -220,7 +220,7 @@ def impact_studies(args, result) -> dict | None:
 
     from ..adapters import resolve
     from ..impact import load_impact_data, skipped_record, study
-    from .impact import progress
+    from .progress import impact_progress as progress
 
     systems, references = load_impact_data(data)
     out: dict = {}

@@ -37,7 +37,7 @@ def _check_imports(request: dict) -> None:
 
 def replay(adapters, repros: list[dict], tolerance: float) -> list[dict]:
     """Check each repro once on its implementation: does it still diverge as its family?"""
-    from ..collect.runner import Checker
+    from ..collect.checker import Checker
 
     by_name = {a.name: a for a in adapters}
     out = []

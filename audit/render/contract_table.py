@@ -1,6 +1,6 @@
 """The contract-conformance table of a service (``AdapterSummary.contract``): each promise of
 its contract, kept or broken with its finding, for the markdown report and the terminal.
-Pure functions of the plain table ``audit.contract.checks`` records."""
+Pure functions of the plain table ``audit.collect.service_contract`` records."""
 
 from __future__ import annotations
 

@@ -178,7 +178,7 @@ def private_storage():
     if chosen or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or not hasattr(conf, "set_hypothesis_home_dir"):
         yield
         return
-    from ..files import scratch
+    from ..processes import scratch
 
     home = scratch.make("chrf-audit-hypothesis-")  # a killed run's is removed here
     conf.set_hypothesis_home_dir(home)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import Deviation
+from .deviation import Deviation
 
 
 def _sacre(p, level, nrefs, nsegs):

@@ -1,7 +1,7 @@
 """The contract checks of one service: probes sent, answers judged, findings and the
 conformance table added to the implementation's summary.
 
-Runs after the differential search (``HttpAdapter.audit_contract``, called by
+Runs after the differential search (``audit.collect.runner.finish_summary``, called by
 ``audit.collect.parallel``), in this process, through the adapter's client (its retries, budget
 and concurrency).  Everything sent is fixed by the contract and the seed: the probes of
 ``probes``, then corpora and sentences drawn from the audit's own strategies (the same
@@ -19,10 +19,10 @@ from typing import Optional
 
 from ..settings import options
 from ..findings import Finding, Repro
-from .definition import decimal_text, fraction_text
-from .judge import Judge, Violation, refusal_failure
-from .probes import Probe, limit_probes, refusal_probes, score_probes, state_probes
-from .promises import BY_FAMILY, PROMISES
+from ..contract.definition import decimal_text, fraction_text
+from ..contract.judge import Judge, Violation, refusal_failure
+from ..contract.probes import Probe, limit_probes, refusal_probes, score_probes, state_probes
+from ..contract.promises import BY_FAMILY, PROMISES
 
 #: sentences drawn for the batched segment sample, per --max-examples
 SENTENCES_PER_EXAMPLE = 8
@@ -143,7 +143,7 @@ def _drawn(adapter, contract, seed: int, corpora: int, sentences: int) -> tuple[
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from ..collect.search import derived_seed, no_wall_clock, strategies
+    from .search import derived_seed, no_wall_clock, strategies
 
     sentence, corpus, _ = strategies(adapter)
     out = {"corpus": [], "sentence": []}
@@ -161,7 +161,7 @@ def _drawn(adapter, contract, seed: int, corpora: int, sentences: int) -> tuple[
 
     collect("corpus", corpus, corpora)
     collect("sentence", sentence, sentences)
-    from .probes import _score
+    from ..contract.probes import _score
 
     probes = [_score(contract, f"a drawn corpus #{i + 1}", x["hypotheses"], [r[0] for r in x["references"]])
               for i, x in enumerate(out["corpus"])]
@@ -206,7 +206,7 @@ def _ordered(broken: dict):
 def _minimize(run: ContractRun, judge: Judge, client, contract) -> None:
     """A segment-level violation found in a request of several segments: the one segment
     alone, when it breaks the same promise by itself (a smaller, clearer repro)."""
-    from .probes import _score
+    from ..contract.probes import _score
 
     for fam, b in list(run.broken.items()):
         seg, fields = b.violation.segment, b.probe.fields

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from . import options
+from ..settings import options
 from ..errors import UsageError
 from ..files.textfiles import read_text
 
