@@ -15,7 +15,8 @@ from audit.contract import builtin_names, load
 from audit.contract.definition import decimal_text, fraction_text, is_tie
 from audit.contract.probes import tie_texts
 from audit.errors import UsageError
-from audit.diagnose.models import ScoreVariant, TextVariant, predict
+from audit.diagnose.models import predict
+from audit.diagnose.variants import ScoreVariant, TextVariant
 from reference_impl import ChrfParams, corpus_score, sentence_score
 
 C = load("chrf-plus-plus-compute@1.0.0")

@@ -10,7 +10,8 @@ from audit.diagnose import deviations
 from audit.diagnose.classify import MIN_PREDICTED, PER_FAMILY, Classifier
 from audit.diagnose.families import FAMILIES, title
 from audit.impact import family_model
-from audit.diagnose.models import ScoreVariant, TextVariant, predict
+from audit.diagnose.models import predict
+from audit.diagnose.variants import ScoreVariant, TextVariant
 from audit.upstream import nltk as up_nltk
 from audit.upstream import sacrebleu as up_sacrebleu
 from reference_impl import ChrfParams

@@ -17,7 +17,9 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.diagnose.models import ScoreVariant, TextVariant, generic_score, predict, text_stats
+from audit.diagnose.models import generic_score, predict
+from audit.diagnose.text_model import text_stats
+from audit.diagnose.variants import ScoreVariant, TextVariant
 from audit.collect.strategies import corpus_inputs, sentence_inputs
 from reference_impl import DEFINITIONS, ChrfParams, corpus_score, sentence_score
 

@@ -23,7 +23,9 @@ from audit.adapters import Claims, resolve  # noqa: E402
 from audit.findings import Finding, Repro  # noqa: E402
 from audit.upstream._base import module_source  # noqa: E402
 from audit.upstream.patching import apply_to_copy  # noqa: E402
-from audit.diagnose.models import ScoreVariant, TextVariant, text_stats, variant_score
+from audit.diagnose.models import variant_score
+from audit.diagnose.text_model import text_stats
+from audit.diagnose.variants import ScoreVariant, TextVariant
 from reference_impl import ChrfParams, corpus_score, sentence_score  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

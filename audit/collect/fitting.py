@@ -25,7 +25,8 @@ from .checker import Checker, Observation
 from ..diagnose.classify import score_many
 from ..diagnose.deviations.triggers import pool as trigger_pool
 from ..diagnose.explain import Explanation
-from ..diagnose.models import ScoreVariant, TextVariant, agrees, predict
+from ..diagnose.models import agrees, predict
+from ..diagnose.variants import ScoreVariant, TextVariant
 from .search import Pass, derived_seed, record, shrink
 
 

@@ -69,7 +69,8 @@ def probe(adapter, level: str, score_many, tolerance: float, model: Optional[tup
     implementation that honours the parameter answers differently; one that answers the
     same ignores it.  (Without the model, an input another bug gets wrong could give both
     settings one answer.)"""
-    from .models import ScoreVariant, TextVariant, agrees, predict
+    from .models import agrees, predict
+    from .variants import ScoreVariant, TextVariant
 
     model = model or (TextVariant(), ScoreVariant())
     base = adapter.claims

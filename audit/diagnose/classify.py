@@ -23,7 +23,8 @@ from . import deviations
 from .deviations.triggers import pool as trigger_pool
 from .explain import Explanation, explain
 from .families import SIGNATURE_PREFIX
-from .models import ScoreVariant, TextVariant, agrees, predict
+from .models import agrees, predict
+from .variants import ScoreVariant, TextVariant
 
 #: Held-out inputs per family of a candidate, and how many must be predicted.
 PER_FAMILY = 6

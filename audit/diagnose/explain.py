@@ -17,7 +17,9 @@ from typing import Optional
 from reference_impl import ChrfParams, SegmentStats
 
 from . import deviations
-from .models import FLOAT32_BOUND, ScoreVariant, TextVariant, agrees, text_stats, variant_score
+from .models import FLOAT32_BOUND, agrees, variant_score
+from .text_model import text_stats
+from .variants import ScoreVariant, TextVariant
 
 
 @dataclass

@@ -27,7 +27,8 @@ from typing import Optional
 from hypothesis import strategies as st
 
 from . import deviations
-from .models import ScoreVariant, TextVariant, agrees, predict
+from .models import agrees, predict
+from .variants import ScoreVariant, TextVariant
 
 _CLAIMED = (TextVariant(), ScoreVariant())
 _OUTPUT_FIELDS = ("rounding", "float32")

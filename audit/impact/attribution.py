@@ -17,7 +17,9 @@ from typing import Mapping, Sequence
 from reference_impl import ChrfParams
 
 from ..diagnose import deviations
-from ..diagnose.models import ScoreVariant, TextVariant, bound_profile_cache, text_stats, variant_score
+from ..diagnose.models import variant_score
+from ..diagnose.text_model import bound_profile_cache, text_stats
+from ..diagnose.variants import ScoreVariant, TextVariant
 from .progress import NoSteps, Steps
 
 #: An exact bug model "reproduces" the implementation's corpus score within this (0..100).
