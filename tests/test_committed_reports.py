@@ -55,7 +55,7 @@ def _needs(finding) -> str | None:
 
     impl = finding["implementation"]
     if upstream.is_builtin(impl):
-        module = upstream.get(impl).MODULE.split(".")[0]
+        module = upstream.get(impl).package
         if importlib.util.find_spec(module) is None:
             return f"{module} is not installed (an optional extra)"
     if "chrfpp_wrapper.py" in (finding.get("snippet") or "") and not os.path.isfile(os.environ.get("CHRFPP_SCRIPT", "")):

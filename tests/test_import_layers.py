@@ -26,9 +26,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("stats",),
     ("collect",),
     ("impact",),
-    ("upstream",),
+    ("adapters",),  # resolves names through the upstream registry, hosts its backends
+    ("upstream",),  # one object per library (registry.LIBRARIES); knows no adapter
     ("render",),
-    ("adapters",),
     ("diagnose",),
     ("contract", "http"),
     ("files",),

@@ -81,9 +81,9 @@ def test_unmatched_segment_drops_its_references(adapters):
 
 
 def test_upstream_resolution_by_adapter_name():
-    assert upstream.get("torchmetrics-chrf++").NAME == "torchmetrics"
-    assert upstream.get("sacrebleu-chrf++-eps").NAME == "sacrebleu"  # was a KeyError
-    assert upstream.get("nltk").NAME == "nltk"
+    assert upstream.get("torchmetrics-chrf++").name == "torchmetrics"
+    assert upstream.get("sacrebleu-chrf++-eps").name == "sacrebleu"  # was a KeyError
+    assert upstream.get("nltk").name == "nltk"
     for other in ("torchmetrics.functional.text:chrf_score", "external:node chrf.js", "sacrebleu-x",
                   "mylib", "nltk-chrf x:y"):
         assert not upstream.is_builtin(other), other

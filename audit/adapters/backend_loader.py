@@ -1,26 +1,22 @@
 """A backend built from its spec, inside the process that will call it (the worker, or the
-isolated adapter's own process): the one place that maps a spec's ``kind`` to a backend
-class, and that turns a failed import into one line with the install hint of an optional
-extra."""
+isolated adapter's own process): a callable's, or a built-in library's (``kind`` is the
+library's name in ``audit.upstream.registry``: its ``Upstream.backend`` class); a failed
+import becomes one line, with the install hint of an optional extra."""
 
 from __future__ import annotations
 
-from .backends import Backend, CallableBackend, NltkBackend, SacrebleuBackend, SpecError, exception_detail
+from ..upstream.registry import libraries
+from .backends import Backend, CallableBackend, LibraryBackend, SpecError, exception_detail
 
 
 def make_backend(spec: dict) -> Backend:
     kind = spec["kind"]
-    if kind == "nltk":
-        return NltkBackend()
-    if kind == "sacrebleu":
-        return SacrebleuBackend(bool(spec.get("eps_smoothing")))
     if kind == "callable":
         return CallableBackend(spec.get("sentence"), spec.get("corpus"), spec.get("accepts"))
-    if kind == "torchmetrics":
-        from .tm_backend import TorchmetricsBackend
-
-        return TorchmetricsBackend()
-    raise SpecError(f"unknown backend kind {kind!r}")
+    library = libraries().get(kind)
+    if library is None:
+        raise SpecError(f"unknown backend kind {kind!r}")
+    return LibraryBackend(library.backend(**{k: v for k, v in spec.items() if k != "kind"}))
 
 
 def load(spec: dict) -> tuple:
@@ -34,13 +30,10 @@ def load(spec: dict) -> tuple:
         return ("error", f"cannot load {spec.get('kind')}: {exception_detail(e)}{_install_hint(spec, e)}")
 
 
-#: built-in adapters whose library is an optional extra of chrf-audit (pyproject.toml)
-EXTRAS = {"torchmetrics": ("torchmetrics", ("torch", "torchmetrics"))}
-
-
 def _install_hint(spec: dict, exc: BaseException) -> str:
     """How to get a missing optional library: "; install it with: pip install ..."."""
-    extra = EXTRAS.get(str(spec.get("kind")))
+    library = libraries().get(str(spec.get("kind")))
+    extra = library.extra if library is not None else None
     missing = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
     if extra is None or not missing or missing.split(".")[0] not in extra[1]:
         return ""

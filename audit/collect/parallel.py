@@ -62,15 +62,16 @@ def _child_unit(spec: dict, claims, level: str, options: dict):
 def _narrowed(call: dict, name: str) -> dict:
     """The built-ins of ``call`` that share a worker with ``name`` (nltk, or the sacreBLEU
     ones): a pool process then starts only the worker its units need."""
-    from ..adapters.resolve import GROUPS, _builtin_names
+    from ..adapters.resolve import builtin_names
+    from ..upstream import registry
 
     impl = call.get("impl")
     if call.get("external") or call.get("corpus_impl") or (impl and ":" in impl):
         return call
-    group = next((members for members in GROUPS.values() if name in members), None)
-    if group is None:
+    if registry.builtin(name) is None:
         return call
-    return dict(call, impl=",".join(n for n in _builtin_names(impl) if n in group))
+    group = registry.group_of(name)
+    return dict(call, impl=",".join(n for n in builtin_names(impl) if n in group))
 
 
 def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optional[Callable] = None,

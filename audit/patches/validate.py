@@ -50,7 +50,7 @@ class Target:
 
     def packages(self) -> list[str]:
         """Top-level packages holding the implementation (nltk, sacrebleu, mypkg, ...)."""
-        from ..adapters import BUILTINS
+        from ..upstream import registry
 
         tops: list[str] = []
         for spec in (self.impl, self.corpus_impl):
@@ -59,16 +59,14 @@ class Target:
             for part in (p.strip() for p in spec.split(",")):
                 if ":" in part:
                     tops.append(part.partition(":")[0].split(".")[0].strip())
-                elif part == "nltk":
-                    tops.append("nltk")
-                elif part.startswith("torchmetrics") and part in BUILTINS:
-                    tops.append("torchmetrics")
-                elif part == "sacrebleu" or part in BUILTINS:
-                    tops.append("sacrebleu")
-                else:
-                    names = ", ".join(["nltk", "sacrebleu"] + [b for b in BUILTINS if b != "nltk"])
+                    continue
+                library = registry.libraries().get(part) or (registry.builtin(part) or (None,))[0]
+                if library is None:
+                    names = ", ".join(list(registry.libraries()) + [
+                        n for n in registry.adapter_names() if n not in registry.libraries()])
                     raise UsageError(f"unknown implementation {part!r}: expected one of {names} "
                                      "or package.module:function")
+                tops.append(library.package)
         if not tops:
             raise UsageError("validate-patch needs --impl (nltk, sacrebleu or package.module:function) "
                              "or --corpus-impl")
