@@ -159,9 +159,10 @@ def test_a_borrowed_root_cause_is_refused():
     at another family's line, a sharing without a reason, a sharing that is not one."""
     from audit.diagnose.deviations import Deviation, borrowed_roots
 
-    a = Deviation("unmatched-segment-reference-dropped", "t", "score", roots={"torchmetrics": ("if f > b:", "why")})
-    b = Deviation("empty-input-perfect", "t", "score", roots={"torchmetrics": ("if f > b:", "why")})
-    c = Deviation("no-clipping", "t", "text", roots={"torchmetrics": ("other", "why")})
+    a = Deviation(id="unmatched-segment-reference-dropped", title="t", stage="score",
+                  roots={"torchmetrics": ("if f > b:", "why")})
+    b = Deviation(id="empty-input-perfect", title="t", stage="score", roots={"torchmetrics": ("if f > b:", "why")})
+    c = Deviation(id="no-clipping", title="t", stage="text", roots={"torchmetrics": ("other", "why")})
     assert borrowed_roots([a, c], {}) == []
     (msg,) = borrowed_roots([a, b, c], {})
     assert "empty-input-perfect, unmatched-segment-reference-dropped share the root-cause pattern" in msg

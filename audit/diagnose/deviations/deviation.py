@@ -10,8 +10,13 @@ def always(params, level: str, nrefs: int, nsegs: int) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Deviation:
+    """One family, declared once with named fields (keyword-only: no positional tuples): its
+    stage variant (``stage`` and ``models``, the fields of ``audit.diagnose.variants``' classes
+    it sets), when it applies, the trigger inputs that confirm it, the sweep reports draw, and
+    the line of each library's source that causes it (``roots``)."""
+
     id: str
     title: str
     #: "text" (changes the integer statistics), "score" (a function of the statistics),
