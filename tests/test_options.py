@@ -146,6 +146,4 @@ def test_no_surface_writes_a_default_of_its_own():
         for i, line in enumerate(text.splitlines(), 1):
             if pattern.search(line) and not line.lstrip().startswith("#") and i not in docs:
                 offenders.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
-    # runner.run_audit's keyword defaults are the Python API's (issue 21 moves them here)
-    offenders = [o for o in offenders if not o.startswith(("audit/collect/runner.py", "audit/collect/unit.py"))]
     assert offenders == []

@@ -24,23 +24,6 @@ def default_jobs() -> int:
 _CHILD_ADAPTERS: dict = {}
 
 
-def _pool_child(stop, parent: int) -> None:
-    """Initializer of a pool process.  Its workers are registered with ``audit.processes.owner`` in
-    *this* process and watch *it*, not the audit: so when the audit is interrupted (``stop``
-    set) or killed outright (its pid is no longer our parent), this process stops its own
-    children and exits at once instead of finishing its unit (minutes of --timeout)."""
-    import threading
-
-    def watch():
-        while not stop.wait(0.5) and os.getppid() == parent:
-            pass
-        from ..processes import owner as procs
-        procs.stop_all(final=True)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def _child_unit(spec: dict, claims, level: str, options: dict):
     """Runs in a pool process: one unit of one implementation, re-created from its spec."""
     from ..adapters import resolve
@@ -105,17 +88,14 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
         return [summaries[i] for i in range(len(adapters))]
 
     from collections import deque
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from multiprocessing import get_context
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from ..processes import owner as procs
 
     # This process is one of the ``jobs``: it audits with the adapters it already has while
     # jobs - 1 pool processes take the other units, one at a time (corpus units first: they
     # are the long ones, so the end is even).  Who runs a unit changes nothing in it.
     queue = deque(sorted(units, key=lambda u: (u[1] != "corpus", u[0])))
-    ctx = get_context("spawn")
-    stop = ctx.Event()
-    pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx, initializer=_pool_child,
-                               initargs=(stop, os.getpid()))
     in_flight: dict = {}
 
     def collect(block: bool) -> None:
@@ -126,7 +106,8 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
             i, _level = in_flight.pop(fut)
             finished(i, fut.result())
 
-    try:
+    # Ctrl-C or SIGTERM (procs.Terminated) ends the running units too; a failed unit starts no other
+    with procs.process_pool(jobs - 1) as pool:
         while queue or in_flight:
             while queue and len(in_flight) < jobs - 1:
                 i, level = queue.popleft()
@@ -137,12 +118,4 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
                 collect(block=False)
             else:
                 collect(block=True)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (procs.Terminated): end the running units too
-        stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    except BaseException:  # a failed unit: do not start the others
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
     return [summaries[i] for i in range(len(adapters))]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..findings import AdapterSummary, AuditResult
+from ..settings import options
 from ..settings.hypothesis_profiles import private_storage
 from ..settings.hypothesis_profiles import resolve as resolve_profile
 from .cases import save_findings_as_cases
@@ -23,7 +24,8 @@ from .search import Progress
 __all__ = ["run_audit"]
 
 
-def run_audit(adapters, *, seed: int = 0, max_examples: Optional[int] = 200, tolerance: float = 1e-9,
+def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Optional[int] = None,
+              tolerance: float = options.default("tolerance"),
               cases_dir: Optional[Path] = Path("cases"), save_cases: bool = False, derandomize: bool = False,
               progress: Optional[Callable[[Progress], None]] = None,
               on_summary: Optional[Callable[[AdapterSummary], None]] = None, jobs: int = 1,
@@ -49,9 +51,9 @@ def run_audit(adapters, *, seed: int = 0, max_examples: Optional[int] = 200, tol
         max_examples = profile.max_examples
         limits.check_examples(max_examples, f"max_examples of the Hypothesis profile {profile.name!r}")
     result = AuditResult(seed=seed, max_examples=max_examples, tolerance=tolerance)
-    options = dict(seed=seed, max_examples=max_examples, tolerance=tolerance, cases_dir=cases_dir, profile=profile)
+    unit_options = dict(seed=seed, max_examples=max_examples, tolerance=tolerance, cases_dir=cases_dir, profile=profile)
     with private_storage():
-        result.adapters = run_units(list(adapters), options, jobs=jobs, progress=progress, on_summary=on_summary)
+        result.adapters = run_units(list(adapters), unit_options, jobs=jobs, progress=progress, on_summary=on_summary)
     if save_cases and cases_dir is not None:
         save_findings_as_cases(result, Path(cases_dir))
     return result

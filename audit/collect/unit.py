@@ -26,6 +26,7 @@ from .checker import Checker
 from ..diagnose.conformance import align_claimed, level_conformance
 from ..diagnose.families import FAMILIES
 from ..findings import AdapterSummary, Finding
+from ..settings import options as settings
 from ..settings.hypothesis_profiles import SearchProfile
 from ..settings.hypothesis_profiles import resolve as resolve_profile
 from .fitting import fit_relations, fit_summary, has_unexplained, probe_claims, prune, reduce_repros, scan
@@ -68,7 +69,8 @@ def levels_of(adapter) -> list[str]:
     return [lvl for lvl, ok in (("sentence", sup.sentence), ("corpus", sup.corpus)) if ok]
 
 
-def audit_level(adapter, level: str, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
+def audit_level(adapter, level: str, *, seed: int = settings.default("seed"), max_examples: int = settings.BUDGET,
+                tolerance: float = settings.default("tolerance"),
                 cases_dir: Optional[Path] = Path("cases"),
                 progress: Optional[Callable[[Progress], None]] = None,
                 profile: Optional[SearchProfile] = None) -> LevelAudit:
@@ -220,11 +222,12 @@ def finish_summary(adapter, summary: AdapterSummary, options: dict) -> None:
     if getattr(adapter, "contract", None) is not None:
         from .service_contract import audit_contract
 
-        audit_contract(adapter, summary, seed=options.get("seed", 0), max_examples=options.get("max_examples", 100))
+        audit_contract(adapter, summary, seed=options["seed"], max_examples=options["max_examples"])
         align_claimed(summary, adapter.claims.definition)
 
 
-def audit_adapter(adapter, *, seed: int = 0, max_examples: int = 200, tolerance: float = 1e-9,
+def audit_adapter(adapter, *, seed: int = settings.default("seed"), max_examples: int = settings.BUDGET,
+                  tolerance: float = settings.default("tolerance"),
                   cases_dir: Optional[Path] = Path("cases"), derandomize: bool = False,
                   progress: Optional[Callable[[Progress], None]] = None,
                   profile: Optional[SearchProfile] = None) -> AdapterSummary:

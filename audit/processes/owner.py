@@ -1,7 +1,8 @@
 """The one owner of every process tree chrf-audit starts.
 
 Every child (a worker hosting an implementation, an external program, a patch verification or a
-patch-validation audit) is started by ``spawn`` in its own session, so that it and anything it
+patch-validation audit, a command run to its end with ``run``) is started by ``spawn`` in its
+own session, so that it and anything it
 forks share one process group that can be ended as a whole, and is registered here until it
 is stopped.  ``stop`` ends a child's whole group: optionally SIGTERM and a grace period first
 (a chrf-audit child then stops its own children and removes its temporary directories), then
@@ -169,6 +170,61 @@ def owned_pool(max_workers: int):
         pool.shutdown(wait=False, cancel_futures=True)
         stop_all(final=True)
         raise
+
+
+def run(argv, **kwargs) -> subprocess.CompletedProcess:
+    """A short command (creating a venv, a pip install) run to its end as an owned child: its
+    own session, registered, stopped with the others on SIGTERM; stdin closed, output captured
+    as text (``kwargs`` go to Popen)."""
+    kwargs = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True,
+              **kwargs}
+    proc = spawn(argv, **kwargs)
+    try:
+        out, err = proc.communicate()
+    finally:
+        stop(proc)  # what it left running in its group ends with it
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def _pool_child(stop_event, parent: int) -> None:
+    """Initializer of a ``process_pool`` process.  The workers it starts are registered with
+    this module in *this* process and watch *it*, not the audit: so when the audit is
+    interrupted (``stop_event`` set) or killed outright (its pid is no longer our parent),
+    this process stops its own children and exits at once instead of finishing its job
+    (minutes of --timeout)."""
+
+    def watch():
+        while not stop_event.wait(0.5) and os.getppid() == parent:
+            pass
+        stop_all(final=True)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+@contextlib.contextmanager
+def process_pool(max_workers: int):
+    """A pool of ``max_workers`` Python processes (``spawn``: nothing of this process's state
+    is inherited).  Ctrl-C or SIGTERM in the block: the pool processes are told to stop their
+    children and exit, queued jobs are cancelled; any other failure cancels the queued jobs;
+    otherwise the block's end waits for the pool."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    ctx = get_context("spawn")
+    stop_event = ctx.Event()
+    pool = ProcessPoolExecutor(max_workers=max_workers, mp_context=ctx, initializer=_pool_child,
+                               initargs=(stop_event, os.getpid()))
+    try:
+        yield pool
+    except KeyboardInterrupt:
+        stop_event.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _on_sigterm(signum, frame):
