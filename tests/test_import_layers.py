@@ -172,3 +172,13 @@ def test_the_checks_catch_what_they_are_for(tmp_path):
     (pkg / "diagnose" / "models.py").write_text("def predict(): pass\n")
     g = graph(modules(pkg))
     assert cycles(g) == [] and upward(g) == []
+
+
+#: the size a module of audit/ stays under: past it, a module holds more than one idea
+MAX_LINES = 400
+
+
+def test_every_module_is_small():
+    big = {str(p.relative_to(ROOT)): n for p, _ in modules().values()
+           if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert big == {}
