@@ -16,7 +16,8 @@ from ..adapters.isolation import _AUDIT_ROOT
 from .callables import CallableProcedure, CallableProcess
 from .data import make_corpus
 from . import side_effects
-from .procedures import EXCEPTION, Outcome, Procedure, StatsClaims, data_lines, dist_version, guarded, streams
+from ..upstream.library import installed_version
+from .procedures import EXCEPTION, Outcome, Procedure, StatsClaims, data_lines, guarded, streams
 
 ALL = frozenset({"resamples", "alpha", "seed"})
 TIMEOUT = 120.0  # seconds per sacreBLEU call: hang detection only (``stats --timeout``)
@@ -102,7 +103,7 @@ class _SacrebleuWorker(CallableProcedure):
 
     def _host(self, function: str, timeout: float) -> None:
         self.spec = f"audit.stats.sacrebleu_calls:{function}"
-        self.version = dist_version("sacrebleu")  # metadata: runs none of sacreBLEU's code
+        self.version = installed_version("sacrebleu")  # metadata: runs none of sacreBLEU's code
         self.process = CallableProcess(self.spec, self.kind, timeout, import_dir=_AUDIT_ROOT)
 
     def _kw(self, resamples, seed, alpha=None) -> dict:

@@ -159,15 +159,6 @@ def guarded(fn: Callable[[], dict], kind: str) -> Outcome:
     return outcome(kind, values)
 
 
-def dist_version(dist: str) -> Optional[str]:
-    """An installed distribution's version from its metadata (running none of its code)."""
-    try:
-        from importlib.metadata import version
-        return version(dist)
-    except Exception:  # noqa: BLE001 - not installed, or a local module without metadata
-        return None
-
-
 def streams(refs: Sequence[Sequence[str]]) -> list[list[str]]:
     """Segment-major references -> sacreBLEU's reference streams (one list per reference)."""
     k = len(refs[0]) if refs else 0

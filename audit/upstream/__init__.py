@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._base import claims_with_defaults, explain_root_cause, installed_version, py_list_literal, py_literal
-from .library import Upstream
+from ._base import claims_with_defaults, explain_root_cause, py_list_literal, py_literal
+from .library import Upstream, installed_version
 from .patching import PatchError, apply_unified_diff, make_diff
 from .registry import libraries, library_of
 

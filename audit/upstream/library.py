@@ -102,3 +102,14 @@ def source_of(func) -> tuple:
     except (TypeError, OSError):
         line = None
     return (module, qualname, file, line)
+
+
+def installed_version(distribution: str) -> Optional[str]:
+    """An installed distribution's version from its metadata (running none of its code);
+    None when it is not installed (or a local module without metadata)."""
+    try:
+        from importlib.metadata import version
+
+        return version(distribution)
+    except Exception:  # noqa: BLE001
+        return None
