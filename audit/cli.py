@@ -110,7 +110,7 @@ def _private_hypothesis_storage() -> None:
         from hypothesis.configuration import set_hypothesis_home_dir
     except ImportError:  # pragma: no cover - a hypothesis without it: its default applies
         return
-    from . import scratch
+    from .processes import scratch
 
     _hypothesis_home = scratch.make("chrf-audit-hypothesis-")  # a killed run's is removed here
     set_hypothesis_home_dir(_hypothesis_home)
@@ -118,7 +118,7 @@ def _private_hypothesis_storage() -> None:
 
 
 def main(argv=None) -> int:
-    from . import procs
+    from .processes import owner as procs
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -129,7 +129,7 @@ def main(argv=None) -> int:
     procs.reopen()
     _private_hypothesis_storage()
     try:
-        from . import limits
+        from .settings import limits
 
         limits.check_environment()  # CHRF_AUDIT_MAX_*: a bad value is an error, not ignored
         return int(args.func(args) or 0)

@@ -2,7 +2,7 @@
 
 Made by ``audit.enrich.enrich`` (which looks up upstream knowledge, runs the scope sweeps
 through the adapters, takes the patch verifications and the impact studies); read by the
-renderers of ``audit.report`` through its one document (``audit.report.json_report.build``:
+renderers of ``audit.render`` through its one document (``audit.render.json_report.build``:
 audit.json), which they compute nothing beyond.  Plain data only: this module imports nothing
 of the audit, so a renderer importing it pulls in no adapter, runner or upstream library.
 """

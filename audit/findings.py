@@ -58,7 +58,7 @@ class Finding:
     """One (implementation, family): the minimal repro and the largest difference seen."""
 
     implementation: str
-    family: str  # stable kebab-case id (audit.families.FAMILIES)
+    family: str  # stable kebab-case id (audit.diagnose.families.FAMILIES)
     level: str  # "sentence" | "corpus"
     title: str  # one sentence: what is wrong
     claims: dict  # claimed parameters: char_order, word_order, beta, lowercase, whitespace, definition, scale
@@ -99,7 +99,7 @@ class AdapterSummary:
     examples: int = 0
     elapsed: float = 0.0
     findings: list[Finding] = field(default_factory=list)
-    #: definition -> level -> family ids that break it ([] = meets it); see audit.conformance
+    #: definition -> level -> family ids that break it ([] = meets it); see audit.diagnose.conformance
     conformance: dict = field(default_factory=dict)
     #: level -> {"file", "line", "function"} of the code that ran (None when unknown)
     sources: dict = field(default_factory=dict)
@@ -107,10 +107,10 @@ class AdapterSummary:
     reference_signature: str = ""
     #: level -> {"model": [families fitted], "explained": n, "observed": m}: the fitted model
     #: of the implementation reproduces n of the m scores it returned under the claimed
-    #: parameters (audit.fitting)
+    #: parameters (audit.collect.fitting)
     fit: dict = field(default_factory=dict)
     #: a service audited by its contract (``--http``): the conformance table of
-    #: ``audit.contract.checks`` (each promise kept or broken), else None
+    #: ``audit.collect.service_contract`` (each promise kept or broken), else None
     contract: Optional[dict] = None
 
 

@@ -40,7 +40,7 @@ def drawn_inputs(adapter, n: int) -> list[tuple[str, list[str]]]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from audit.search import no_wall_clock, strategies
+    from audit.collect.search import no_wall_clock, strategies
 
     sentence, _, _ = strategies(adapter)
     out = []
@@ -61,7 +61,7 @@ def check(adapter, items, batched: bool) -> tuple[float, int, int]:
     """Seconds to audit ``items`` as the contract checks' segment sample does (send, then judge
     every answer on every promise: schema, segment scores, rounding, tokens, corpus score);
     requests sent; promises broken (0 for the reference service)."""
-    from audit.contract.checks import ContractRun, _judge_all
+    from audit.collect.service_contract import ContractRun, _judge_all
     from audit.contract.judge import Judge
     from audit.contract.probes import _score
 

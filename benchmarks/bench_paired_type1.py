@@ -2,9 +2,9 @@
 
 Each dataset: two systems that are independent corruptions of each reference at the same
 (per-segment random) rate (``audit.stats.data.null_pair``), so every rejection is a false
-one.  Compares, on the same datasets and draws, audit.significance.paired_bootstrap (the
+one.  Compares, on the same datasets and draws, audit.impact.significance.paired_bootstrap (the
 bootstrap-t), the plain shift method, sacreBLEU's Moses statistic (as modelled by the audit)
-and audit.significance.paired_permutation.  Prints the rejection rate at alpha 0.01, 0.05,
+and audit.impact.significance.paired_permutation.  Prints the rejection rate at alpha 0.01, 0.05,
 0.1 with its binomial standard error, and the KS distance of the p-values from uniform.
 
     python benchmarks/bench_paired_type1.py [--datasets 2000] [--segments 30] [--resamples 199]
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from audit import significance as sig
+from audit.impact import significance as sig
 from audit.stats import data as D
 from audit.stats import stat_tests as T
 from audit.stats.models import paired_model

@@ -39,8 +39,8 @@ def probe(jobs: int) -> None:
     """Runs in a fresh interpreter whose ``audit`` is the tree under test: prints JSON."""
     t0 = time.monotonic()
     from audit.adapters import resolve
-    from audit.options import BUDGET as DEFAULT_MAX_EXAMPLES
-    from audit.runner import run_audit
+    from audit.settings.options import BUDGET as DEFAULT_MAX_EXAMPLES
+    from audit.collect.runner import run_audit
 
     adapters = resolve(None)
     kw = {"jobs": jobs} if "jobs" in inspect.signature(run_audit).parameters else {}
@@ -74,7 +74,7 @@ def _run(tree: Path, jobs: int) -> dict:
 
 
 def main(argv=None) -> int:
-    from audit.parallel import default_jobs
+    from audit.collect.parallel import default_jobs
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from reference_impl import ChrfParams, corpus_score  # noqa: E402
 
-from audit import significance as sig  # noqa: E402
+from audit.impact import significance as sig
 
 
 def _lines(path: Path) -> list[str]:

@@ -1,7 +1,7 @@
 """False-alarm rate of `chrf-audit stats` on correct procedures, measured over seeds.
 
 Runs every check at the default settings with seeds 0..N-1 on chrf-audit's own interval,
-permutation test and paired bootstrap-t (audit.significance: correct by construction), and on sacreBLEU's three
+permutation test and paired bootstrap-t (audit.impact.significance: correct by construction), and on sacreBLEU's three
 procedures (whose real findings recur at every seed; anything that does not recur is a false
 alarm candidate).  Prints per-seed findings and the totals, per family too (a check is one
 CheckResult: a located answer, a family's verdict over all answers, a calibration test...).

@@ -1,6 +1,6 @@
 """Wall time of verifying the report's suggested nltk patches: the old path (a
 ``chrf-audit run`` re-audit of a patched copy, family absent = verified; from git ref
---old-ref) vs the new one (``audit.patch_validation.verify_suggested``: one after process
+--old-ref) vs the new one (``audit.patches.verify_suggested``: one after process
 that audits AND replays the before repros, plus a before-side replay of any new family).
 
 Both are given the same before findings (one derandomized audit of the installed nltk,
@@ -46,8 +46,8 @@ print(json.dumps(out))
 
 def before_findings() -> list[dict]:
     from audit.adapters import resolve
-    from audit.cases import default_cases_dir
-    from audit.runner import run_audit
+    from audit.collect.cases import default_cases_dir
+    from audit.collect.runner import run_audit
 
     adapters = resolve("nltk")
     try:
@@ -60,7 +60,7 @@ def before_findings() -> list[dict]:
 
 def new_run(findings: list[dict]) -> dict:
     from audit import upstream
-    from audit.patch_validation import verify_suggested
+    from audit.patches import verify_suggested
 
     out = {}
     for fam in FAMILIES:

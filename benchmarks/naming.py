@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 def _audit(package: str, name: str, n: int):
     from audit.adapters import resolve
-    from audit.runner import run_audit
+    from audit.collect.runner import run_audit
 
     sys.path.insert(0, str(ROOT))
     accepts = None
@@ -69,7 +69,7 @@ _OLD = """
 import json, sys, time, importlib
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
 from audit.adapters import resolve
-from audit.runner import run_audit
+from audit.collect.runner import run_audit
 mod = importlib.import_module("tests.planted_multibug." + sys.argv[3])
 ads = resolve("tests.planted_multibug.%s:sentence" % sys.argv[3], corpus_impl="tests.planted_multibug.%s:corpus" % sys.argv[3],
               overrides=mod.CLAIMS, timeout=5)

@@ -23,7 +23,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 # Hypothesis keeps caches (mined constants, the Unicode table) under its home directory,
 # ./.hypothesis by default: the test session uses a temporary one, so that running the tests
-# leaves nothing in the checkout (chrf-audit itself does the same, see audit.hypothesis_profiles).
+# leaves nothing in the checkout (chrf-audit itself does the same, see audit.settings.hypothesis_profiles).
 _HOME = tempfile.mkdtemp(prefix="chrf-audit-tests-hypothesis-")
 set_hypothesis_home_dir(_HOME)
 atexit.register(shutil.rmtree, _HOME, True)

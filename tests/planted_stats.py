@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit import significance as sig
+from audit.impact import significance as sig
 from audit.stats.data import make_corpus
 from reference_impl import ChrfParams
 

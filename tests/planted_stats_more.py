@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from audit import significance as sig
+from audit.impact import significance as sig
 from tests.planted_stats import P, _stats, ci_correct, paired_correct
 
 Z975 = 1.959963984540054

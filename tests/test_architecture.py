@@ -1,5 +1,5 @@
 """The pipeline's direction: collect (audit) -> enrich -> render.  The renderers
-(``audit/report/``) are pure functions of their input: they import nothing that audits,
+(``audit/render/``) are pure functions of their input: they import nothing that audits,
 looks at an upstream library, calls an implementation or starts a process.  Checked on the
 source (every import statement, inside functions too) and at run time (rendering in a fresh
 process loads none of it)."""
@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "audit" / "report"
+REPORT = ROOT / "audit" / "render"
 
 #: what a renderer must not import (modules and everything below them)
 FORBIDDEN = (
-    "audit.upstream", "audit.runner", "audit.adapters", "audit.patch_validation", "audit.enrich",
-    "audit.parallel", "audit.procs", "audit.search", "audit.impact", "audit.classify", "audit.checker",
-    "audit.metamorphic", "audit.cli", "audit.commands", "audit.outputs", "audit.report_set", "audit.locking",
-    "audit.fitting", "audit.stats", "audit.http", "audit.contract.checks",
+    "audit.upstream", "audit.collect.runner", "audit.adapters", "audit.patches", "audit.enrich",
+    "audit.collect.parallel", "audit.processes.owner", "audit.collect.search", "audit.impact", "audit.diagnose.classify", "audit.collect.checker",
+    "audit.collect.metamorphic", "audit.cli", "audit.commands", "audit.files.outputs", "audit.files.report_set", "audit.files.locking",
+    "audit.collect.fitting", "audit.stats", "audit.http", "audit.collect.service_contract",
     "nltk", "sacrebleu", "torchmetrics", "torch", "subprocess", "multiprocessing", "concurrent",
 )
 
@@ -54,7 +54,7 @@ def violations(source: str, module: str) -> list[str]:
 
 def _report_modules():
     for path in sorted(REPORT.glob("*.py")):
-        name = "audit.report" if path.stem == "__init__" else f"audit.report.{path.stem}"
+        name = "audit.render" if path.stem == "__init__" else f"audit.render.{path.stem}"
         yield name, path
 
 
@@ -87,7 +87,7 @@ def environment_reads(source: str) -> list[str]:
 @pytest.mark.parametrize("name,path", list(_report_modules()), ids=lambda x: str(x))
 def test_renderers_read_no_environment(name, path):
     """No renderer reads os.environ, the terminal size, stdout or a file: the terminal's width
-    and colour and the step summary's path come in as arguments (``audit.outputs`` finds
+    and colour and the step summary's path come in as arguments (``audit.files.outputs`` finds
     them out and writes every byte)."""
     assert environment_reads(path.read_text(encoding="utf-8")) == []
 
@@ -115,7 +115,7 @@ def test_the_check_catches_what_it_is_for():
         "def f():\n    from ..enrich.verification import _verify\n": [
             "audit.enrich.verification", "audit.enrich.verification._verify"],
         "import audit.adapters.resolve as r\n": ["audit.adapters.resolve"],
-        "from audit import runner\n": ["audit.runner"],
+        "from audit.collect import runner\n": ["audit.collect.runner"],
         "import nltk.translate.chrf_score\n": ["nltk.translate.chrf_score"],
         "from concurrent.futures import ThreadPoolExecutor\n": [
             "concurrent.futures", "concurrent.futures.ThreadPoolExecutor"],
@@ -123,7 +123,7 @@ def test_the_check_catches_what_it_is_for():
         "from ..upstreams import x\n": [],  # a prefix of a name is not the module
     }
     for src, want in planted.items():
-        assert violations(src, "audit.report.planted") == want, src
+        assert violations(src, "audit.render.planted") == want, src
     assert violations("from . import upstream\n", "audit.planted") == ["audit.upstream"]
 
 
@@ -134,7 +134,7 @@ def test_rendering_loads_nothing_that_audits(tmp_path):
 import json, sys
 from audit.enriched import EnrichedResult, FindingDetails
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report import document, github, render_reports, terminal
+from audit.render import document, github, render_reports, terminal
 m = Repro(level="sentence", inputs={"hypothesis": "a", "references": ["a"]}, expected=100.0,
           expected_fraction="100", actual=50.0, actual_raw="0.5", outcome="value")
 f = Finding(implementation="x", family="unexplained", level="sentence", title="t", claims={}, reference_signature="",

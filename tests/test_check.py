@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import baseline as B
+from audit.gate import baseline as B
 from audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

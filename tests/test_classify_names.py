@@ -1,7 +1,7 @@
 """A name is earned by prediction: coincidences on one input are refused, true names kept.
 
 The inputs are ones on which a wrong story fits the divergent input exactly (found by
-``audit.explain``), for implementations whose bug no family describes (tests/planted_unknown)
+``audit.diagnose.explain``), for implementations whose bug no family describes (tests/planted_unknown)
 or that the catalogue names since this issue.  In-process adapters: no worker processes.
 """
 
@@ -12,8 +12,8 @@ import re
 import pytest
 
 from audit.adapters import resolve
-from audit.checker import Checker
-from audit.explain import explain
+from audit.collect.checker import Checker
+from audit.diagnose.explain import explain
 
 
 def _checker(module: str, package: str = "tests.planted_unknown"):
@@ -85,7 +85,7 @@ def test_two_unknown_bugs_have_two_signatures():
 def test_several_catalogued_bugs_keep_their_own_names():
     """Three catalogued bugs at once (tests/planted_multi.py): three names, nothing lumped
     into ``unexplained``, every finding with its evidence."""
-    from audit.runner import run_audit
+    from audit.collect.runner import run_audit
     import tests.planted_multi as m
 
     adapters = resolve("tests.planted_multi:sentence", corpus_impl="tests.planted_multi:corpus",

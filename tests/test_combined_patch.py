@@ -12,7 +12,7 @@ import pytest
 from audit import upstream
 from audit.enrich import enrich
 from audit.enrich.verification import COMBINED, verification_jobs
-from audit.patch_validation import FIXED, combined_patch, fixes_all, verify_suggested
+from audit.patches import FIXED, combined_patch, fixes_all, verify_suggested
 from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_diff
 from tests.fixtures.report_examples import example_result, nltk_findings
 from tests.test_upstream_patches import FAMILIES, PROBES, _installed_digest, _run
@@ -98,7 +98,7 @@ def test_patches_that_do_not_overlap_combine_one_after_the_other(tmp_path):
 def test_verified_means_every_family_fixed_and_none_introduced():
     """``fixes_all``: a validation fixing three of four families does not verify a patch
     meant for four, nor one that introduces a family, nor one whose copy failed."""
-    from audit.patch_validation import INTRODUCED, STILL, FamilyStatus, Validation
+    from audit.patches import INTRODUCED, STILL, FamilyStatus, Validation
 
     def validation(statuses, error=None):
         return Validation("nltk", "p", None, [REL], {}, {}, error=error,

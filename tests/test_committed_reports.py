@@ -20,7 +20,7 @@ import pytest
 import jsonschema
 
 from audit import upstream
-from audit.report import SCHEMA_PATH
+from audit.render import SCHEMA_PATH
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 AUDITS = sorted(REPORTS.rglob("audit.json"))
@@ -55,7 +55,7 @@ def _needs(finding) -> str | None:
 
     impl = finding["implementation"]
     if upstream.is_builtin(impl):
-        module = upstream.get(impl).MODULE.split(".")[0]
+        module = upstream.get(impl).package
         if importlib.util.find_spec(module) is None:
             return f"{module} is not installed (an optional extra)"
     if "chrfpp_wrapper.py" in (finding.get("snippet") or "") and not os.path.isfile(os.environ.get("CHRFPP_SCRIPT", "")):
@@ -124,7 +124,7 @@ def test_committed_reports_regenerate_from_their_audit_json(path):
     markdown, the upstream issues, the charts, junit.xml and audit.json itself come out byte
     for byte.  No renderer prints a machine fact (the platform is in audit.json only), so
     this holds on any machine."""
-    from audit.report import render_reports
+    from audit.render import render_reports
 
     doc = json.loads(path.read_text(encoding="utf-8"))
     files = render_reports(doc)
@@ -143,7 +143,7 @@ def test_a_sample_upstream_issue_is_linked_from_the_readme():
 
 @pytest.mark.parametrize("path", AUDITS, ids=lambda p: str(p.relative_to(REPORTS)))
 def test_every_number_of_a_committed_report_is_in_its_audit_json(path):
-    from audit.report import issues
+    from audit.render import issues
     from tests.report_numbers import underived
 
     doc = json.loads(path.read_text(encoding="utf-8"))

@@ -10,12 +10,13 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 
-from audit import strategies as S
+from audit.collect import strategies as S
 from audit.contract import builtin_names, load
 from audit.contract.definition import decimal_text, fraction_text, is_tie
 from audit.contract.probes import tie_texts
 from audit.errors import UsageError
-from audit.models import ScoreVariant, TextVariant, predict
+from audit.diagnose.models import predict
+from audit.diagnose.variants import ScoreVariant, TextVariant
 from reference_impl import ChrfParams, corpus_score, sentence_score
 
 C = load("chrf-plus-plus-compute@1.0.0")

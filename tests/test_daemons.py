@@ -1,6 +1,6 @@
 """Processes an implementation daemonizes (fork, setsid, fork again) do not outlive the
 audit (issue 19, item 10): the worker, the stats callable worker and external programs are
-child subreapers (audit.subreaper), so the daemons stay in their tree and are ended with it.
+child subreapers (audit.processes.subreaper), so the daemons stay in their tree and are ended with it.
 Without that, a daemon per call left 1,235 processes after a normal run.
 
 The daemons' pids are written to a file; the only time limits are generous hang limits."""
@@ -93,7 +93,7 @@ def test_exited_daemons_are_reaped_during_the_run(tmp_path):
     code = f"""
 import os, sys, time
 sys.path.insert(0, {str(HERE)!r})
-from audit import subreaper
+from audit.processes import subreaper
 from planted_daemon import daemonize
 assert subreaper.become_subreaper()
 own = os.fork()

@@ -6,11 +6,12 @@ import re
 
 import pytest
 
-from audit import deviations
-from audit.classify import MIN_PREDICTED, PER_FAMILY, Classifier
-from audit.families import FAMILIES, title
+from audit.diagnose import deviations
+from audit.diagnose.classify import MIN_PREDICTED, PER_FAMILY, Classifier
+from audit.diagnose.families import FAMILIES, title
 from audit.impact import family_model
-from audit.models import ScoreVariant, TextVariant, predict
+from audit.diagnose.models import predict
+from audit.diagnose.variants import ScoreVariant, TextVariant
 from audit.upstream import nltk as up_nltk
 from audit.upstream import sacrebleu as up_sacrebleu
 from reference_impl import ChrfParams
@@ -77,7 +78,7 @@ def test_upstream_root_causes_read_the_registry():
     """A plug-in declares no root-cause table of its own: upstream.root_cause reads the
     registry under the plug-in's NAME."""
     from audit import upstream
-    from audit.deviations import root_causes
+    from audit.diagnose.deviations import root_causes
 
     nltk = root_causes(up_nltk.NAME)
     for fam in ("requested-order-divisor", "f-score-averaged", "whitespace-set-white-space", "corpus-macro-average"):
@@ -156,11 +157,12 @@ def test_every_patch_is_keyed_by_a_family_of_the_registry(library):
 def test_a_borrowed_root_cause_is_refused():
     """The check the registry runs when it is built, on planted registries: a family pointing
     at another family's line, a sharing without a reason, a sharing that is not one."""
-    from audit.deviations import Deviation, borrowed_roots
+    from audit.diagnose.deviations import Deviation, borrowed_roots
 
-    a = Deviation("unmatched-segment-reference-dropped", "t", "score", roots={"torchmetrics": ("if f > b:", "why")})
-    b = Deviation("empty-input-perfect", "t", "score", roots={"torchmetrics": ("if f > b:", "why")})
-    c = Deviation("no-clipping", "t", "text", roots={"torchmetrics": ("other", "why")})
+    a = Deviation(id="unmatched-segment-reference-dropped", title="t", stage="score",
+                  roots={"torchmetrics": ("if f > b:", "why")})
+    b = Deviation(id="empty-input-perfect", title="t", stage="score", roots={"torchmetrics": ("if f > b:", "why")})
+    c = Deviation(id="no-clipping", title="t", stage="text", roots={"torchmetrics": ("other", "why")})
     assert borrowed_roots([a, c], {}) == []
     (msg,) = borrowed_roots([a, b, c], {})
     assert "empty-input-perfect, unmatched-segment-reference-dropped share the root-cause pattern" in msg

@@ -4,7 +4,7 @@ on the machine (the README's --external example runs it): no skip."""
 from pathlib import Path
 
 from audit.adapters import resolve
-from audit.runner import run_audit
+from audit.collect.runner import run_audit
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -125,7 +125,7 @@ def _lone_surrogate_outputs(ctx):
 
 
 def _planted_manifest(ctx):
-    """A run deletes only files it can prove it wrote (audit.report_set)."""
+    """A run deletes only files it can prove it wrote (audit.files.report_set)."""
     import hashlib
 
     victims = {"notes.txt": "n\n", "mod.py": "def f(h, r):\n    return 100.0 if h in r else 0.0\n",

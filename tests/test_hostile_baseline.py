@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace as F
 
 
-from audit import baseline as B
+from audit.gate import baseline as B
 from audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -128,8 +128,8 @@ def test_a_deeply_nested_baseline_is_invalid_json(here, capsys):
 def test_a_fifo_planted_as_the_manifest_does_not_hang_the_reports(here):
     """A reports directory whose manifest is a FIFO: no manifest (nothing proven), no wait."""
     from audit.enrich import enrich
-    from audit.outputs import write_reports
-    from audit.report_set import MANIFEST
+    from audit.commands.writing import write_reports
+    from audit.files.report_set import MANIFEST
     from tests.fixtures.report_examples import example_result
 
     _fifo(here / "r" / MANIFEST) if (here / "r").mkdir() is None else None

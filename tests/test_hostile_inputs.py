@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import limits
+from audit.settings import limits
 from audit.adapters import resolve
 from audit.cli import main
 
@@ -66,7 +66,7 @@ def test_validate_patch_and_check_share_the_limits(here, capsys):
 def test_save_cases_may_name_a_directory_to_create(here):
     import argparse
 
-    from audit.cases_arg import check_cases_arg
+    from audit.collect.cases_arg import check_cases_arg
 
     args = argparse.Namespace(cases=Path("new"), save_cases=True)
     check_cases_arg(args)

@@ -13,10 +13,10 @@ import pytest
 from audit.cli import main
 from audit.enrich import enrich
 from audit.errors import UsageError
-from audit.outputs import atomic_write, check_dir, check_file
-from audit.report_set import MANIFEST
-from audit.outputs import write_reports
-from audit.report import SCHEMA_PATH
+from audit.files.outputs import atomic_write, check_dir, check_file
+from audit.files.report_set import MANIFEST
+from audit.commands.writing import write_reports
+from audit.render import SCHEMA_PATH
 from tests.fixtures.report_examples import example_result
 
 # An implementation that cannot even be imported: if the output check did not come first,

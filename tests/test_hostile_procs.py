@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import procs
+from audit.processes import owner as procs
 from audit.adapters import resolve
 from tests.fixtures.procs import alive as _alive, marked as _marked, until as _until
 

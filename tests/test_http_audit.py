@@ -17,7 +17,7 @@ import pytest
 
 from audit.adapters import resolve
 from audit.enrich import enrich
-from audit.runner import run_audit
+from audit.collect.runner import run_audit
 from tests.fixtures.procs import marked
 from tests.http_services import SESSION, running
 
@@ -56,7 +56,7 @@ def test_the_reference_service_keeps_every_promise(tmp_path):
     doc = json.loads((tmp_path / "a.json").read_text())
     import jsonschema
 
-    jsonschema.validate(doc, json.loads((ROOT / "audit/report/schema.json").read_text()))
+    jsonschema.validate(doc, json.loads((ROOT / "audit/render/schema.json").read_text()))
     [impl] = doc["implementations"]
     table = impl["contract"]
     assert doc["findings"] == [] and impl["version"] == CONTRACT

@@ -1,4 +1,4 @@
-"""Hypothesis hygiene (audit.hypothesis_profiles): the three profiles, what a user's profile
+"""Hypothesis hygiene (audit.settings.hypothesis_profiles): the three profiles, what a user's profile
 changes and what it cannot, seeds that change the inputs drawn, health checks on (too_slow
 excepted, none firing on the real strategies), and no ./.hypothesis left behind."""
 
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, Verbosity, settings
 from hypothesis import strategies as st
 
-from audit import hypothesis_profiles as HP
+from audit.settings import hypothesis_profiles as HP
 from audit.errors import UsageError
-from audit.search import Pass, derived_seed, generate
+from audit.collect.search import Pass, derived_seed, generate
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = "tests.planted:requested_order_divisor"
@@ -57,7 +57,7 @@ def test_the_three_profiles_and_their_documented_values():
         "chrf-audit": (100, "quiet"), "chrf-audit-ci": (300, "quiet"), "chrf-audit-dev": (25, "verbose")}
     assert HP.resolve() == HP.resolve("chrf-audit")
     doc = (ROOT / "docs" / "hypothesis.md").read_text(encoding="utf-8")
-    from audit import options
+    from audit.settings import options
 
     help_text = options.OPTIONS["hypothesis_profile"].help  # --hypothesis-profile, the config key, the plugin
     for name, values in HP.PROFILES.items():
@@ -107,7 +107,7 @@ def test_a_profile_registered_before_chrf_audit_keeps_its_values(tmp_path):
     out = _python("""
         from hypothesis import Verbosity, settings
         settings.register_profile("chrf-audit", max_examples=11, verbosity=Verbosity.verbose)
-        from audit import hypothesis_profiles as HP
+        from audit.settings import hypothesis_profiles as HP
         p = HP.resolve()
         print(p.max_examples, p.verbosity, HP.resolve("chrf-audit-ci").max_examples)
     """, tmp_path)
@@ -164,8 +164,8 @@ def test_no_health_check_fires_on_the_real_strategies(spec):
     """Every pass chrf-audit runs (claimed, swarm, metamorphic) at several seeds and budgets,
     with every health check but too_slow on: the strategies need no suppression."""
     from audit.adapters import resolve
-    from audit.metamorphic import RELATIONS
-    from audit.search import strategies
+    from audit.collect.metamorphic import RELATIONS
+    from audit.collect.search import strategies
 
     (adapter,) = resolve(spec)
     try:
@@ -190,7 +190,7 @@ def test_no_health_check_fires_on_the_real_strategies(spec):
 def test_the_api_leaves_no_hypothesis_directory_in_the_current_directory(tmp_path):
     code = f"""
         from audit.adapters import resolve
-        from audit.runner import run_audit
+        from audit.collect.runner import run_audit
         from hypothesis import configuration as conf
         ads = resolve("{PLANTED}.sentence", corpus_impl="{PLANTED}.corpus", overrides={{"beta": 2, "scale": 100}})
         result = run_audit(ads, seed=0, max_examples=10, cases_dir=None, jobs=2)
@@ -214,7 +214,7 @@ def test_without_the_private_home_hypothesis_would_write_there(tmp_path):
     """The control: the same audit with private_storage turned off leaves ./.hypothesis."""
     out = _python(f"""
         import contextlib
-        from audit import hypothesis_profiles, runner
+        from audit.collect import runner
         runner.private_storage = contextlib.nullcontext
         from audit.adapters import resolve
         ads = resolve("{PLANTED}.sentence", overrides={{"beta": 2, "scale": 100}})
@@ -243,7 +243,7 @@ def test_the_profile_gives_the_default_budget_of_run_and_check(argv, expected, t
     from audit.cli import build_parser
     from audit.commands.check import _merge
     from audit.commands.run import validate_search_args
-    from audit.config import Config
+    from audit.gate.config import Config
 
     args = build_parser().parse_args(["run", "--impl", "nltk", *argv])
     validate_search_args(args)
@@ -262,7 +262,7 @@ def test_validate_patch_hands_the_profile_to_both_audits(monkeypatch, tmp_path):
     """The before and after audits of validate-patch run under the profile named on its
     command line (they are child processes: the request carries the name)."""
     from audit.commands import validate_patch as command
-    from audit import patch_validation
+    from audit import patches as patch_validation
 
     seen = {}
 
@@ -287,7 +287,7 @@ def test_validate_patch_hands_the_profile_to_both_audits(monkeypatch, tmp_path):
 
 
 def test_the_configuration_selects_the_profile_and_the_flag_wins(tmp_path):
-    from audit import config
+    from audit.gate import config
     from audit.cli import build_parser
     from audit.commands.check import _merge
     from audit.commands.run import validate_search_args
@@ -345,7 +345,7 @@ def test_first_use_inside_a_users_settings_test_does_not_warn(tmp_path):
         @settings(max_examples=1, database=None)
         @given(st.none())
         def test(x):
-            from audit import hypothesis_profiles as HP
+            from audit.settings import hypothesis_profiles as HP
             print(HP.resolve().max_examples)
 
         test()
@@ -357,7 +357,7 @@ def test_first_use_inside_a_users_settings_test_does_not_warn(tmp_path):
 def test_a_profile_budget_beyond_the_limit_is_a_usage_error(restore_profiles):
     """A profile may ask for any max_examples Hypothesis accepts; chrf-audit's limit still holds,
     and the error names the profile, not a flag the user did not give."""
-    from audit.runner import run_audit
+    from audit.collect.runner import run_audit
 
     settings.register_profile("huge", max_examples=10**7)
     with pytest.raises(UsageError, match=r"max_examples of the Hypothesis profile 'huge' must be >= 1 and <= "):

@@ -1,4 +1,4 @@
-"""audit.textfiles, audit.impact and ``chrf-audit impact`` on small temporary files."""
+"""audit.files.textfiles, audit.impact and ``chrf-audit impact`` on small temporary files."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from audit.commands import impact as impact_cmd
 from audit.enrich import enrich
 from audit.errors import UsageError
 from audit.impact import ranks, run_impact
-from audit.textfiles import check_same_length, read_segments
+from audit.files.textfiles import check_same_length, read_segments
 
 WORDS = ("Der Hund sah die Katze auf der Matte , und dann lief er schnell nach Hause . "
          "Ein 28-jähriger Koch wurde heute in San Francisco gesehen !").split()
@@ -314,8 +314,8 @@ def _stub_result(name="stub", families=("corpus-macro-average",)):
 def test_impact_study_in_reports_markdown_and_schema(corpus, tmp_path):
     import jsonschema
     from audit.impact import skipped_record, study
-    from audit.outputs import write_reports
-    from audit.report import SCHEMA_PATH
+    from audit.commands.writing import write_reports
+    from audit.render import SCHEMA_PATH
 
     _, files = corpus
     d = _write_corpus_dir(tmp_path, files)

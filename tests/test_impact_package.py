@@ -1,6 +1,6 @@
 """The ``audit.impact`` package as split by responsibility: no module reaches into another
 module's private names, the study shares its exact reference work, the CLI's file reading
-lives in the package, and ``audit.models`` bounds its cache through a public function."""
+lives in the package, and ``audit.diagnose.text_model`` bounds its cache through a public function."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import audit.impact as impact
-from audit import models
+from audit.diagnose import text_model, variants
 from audit.errors import UsageError
 from audit.impact import compare
 from reference_impl import ChrfParams, sentence_score
@@ -67,7 +67,7 @@ def test_the_private_reach_check_catches_what_the_old_module_did():
     assert private_reaches("from .compare import ranks, _call\n") == ["from .compare import _call"]
     assert private_reaches("from .. import models\nmodels._profile_cached.cache_clear()\n") == [
         "models._profile_cached"]
-    assert private_reaches("import audit.models as m\nm._profile(1)\n") == ["m._profile"]
+    assert private_reaches("import audit.diagnose.models as m\nm._profile(1)\n") == ["m._profile"]
     # Not reaches: a module's own private helpers, dunders, attributes of objects that are
     # not modules.
     assert private_reaches("def _h():\n    pass\n_h()\nx = object()\nx._y\nfrom . import __version__\n") == []
@@ -86,18 +86,18 @@ def test_the_public_names_used_elsewhere_stay_importable():
     assert all(not name.startswith("_") for name in impact.__all__)
 
 
-# --------------------------------------------------------------------------- audit.models cache
+# --------------------------------------------------------------------------- audit.diagnose.text_model cache
 
 
 def test_bound_profile_cache_empties_only_above_the_limit_and_changes_no_result():
     params = ChrfParams.make()
-    tv = models.TextVariant(ws="whitespace-kept")
+    tv = variants.TextVariant(ws="whitespace-kept")
     segs = [("a b c", ["a b d"]), ("der Hund", ["die Katze"])]
-    first = models.text_stats(segs, params, tv)
-    assert models.bound_profile_cache(10 ** 9) is False  # far below: untouched
-    assert models.bound_profile_cache(0) is True  # the profiles above are cached: emptied
-    assert models.bound_profile_cache(0) is False  # now empty
-    assert models.text_stats(segs, params, tv) == first
+    first = text_model.text_stats(segs, params, tv)
+    assert text_model.bound_profile_cache(10 ** 9) is False  # far below: untouched
+    assert text_model.bound_profile_cache(0) is True  # the profiles above are cached: emptied
+    assert text_model.bound_profile_cache(0) is False  # now empty
+    assert text_model.text_stats(segs, params, tv) == first
 
 
 # --------------------------------------------------------------------------- data

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from audit.adapters import AdapterError, Support, resolve
-from audit.cases import _applicable
+from audit.collect.cases import _applicable
 from audit.cli import main
-from audit.runner import run_audit
+from audit.collect.runner import run_audit
 
 ROOT = Path(__file__).resolve().parents[1]
 

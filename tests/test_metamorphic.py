@@ -1,7 +1,7 @@
 """Metamorphic relations catch what no bug model describes, and stay quiet otherwise."""
 
 from audit.adapters import resolve
-from audit.runner import run_audit
+from audit.collect.runner import run_audit
 
 
 def _families(spec=None, corpus=None, **claims):

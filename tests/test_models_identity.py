@@ -17,8 +17,10 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.models import ScoreVariant, TextVariant, generic_score, predict, text_stats
-from audit.strategies import corpus_inputs, sentence_inputs
+from audit.diagnose.models import generic_score, predict
+from audit.diagnose.text_model import text_stats
+from audit.diagnose.variants import ScoreVariant, TextVariant
+from audit.collect.strategies import corpus_inputs, sentence_inputs
 from reference_impl import DEFINITIONS, ChrfParams, corpus_score, sentence_score
 
 _PARAMS = st.builds(

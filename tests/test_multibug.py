@@ -17,7 +17,7 @@ from multiprocessing import get_context
 import pytest
 
 import tests.planted_multibug as planted
-from audit.options import BUDGET as DEFAULT_MAX_EXAMPLES
+from audit.settings.options import BUDGET as DEFAULT_MAX_EXAMPLES
 
 MODULES = planted.modules()
 
@@ -25,7 +25,7 @@ MODULES = planted.modules()
 def _audit(module: str) -> list[tuple]:
     """(family, level, title, explanation, evidence, fit by level) of each finding."""
     from audit.adapters import resolve
-    from audit.runner import run_audit
+    from audit.collect.runner import run_audit
 
     mod = importlib.import_module(f"tests.planted_multibug.{module}")
     adapters = resolve(f"tests.planted_multibug.{module}:sentence", corpus_impl=f"tests.planted_multibug.{module}:corpus",
@@ -106,7 +106,7 @@ def test_failure_signatures_mask_what_varies_with_the_input():
     inputs is one (quoted input, positions, numbers masked; an apostrophe opens no quote)."""
     from types import SimpleNamespace
 
-    from audit.checker import outcome_signature
+    from audit.collect.checker import outcome_signature
 
     def sig(detail: str) -> str:
         return outcome_signature(SimpleNamespace(detail=detail))

@@ -1,4 +1,4 @@
-"""One option table (audit.options) for the CLI, ``[tool.chrf-audit]`` and the pytest plugin
+"""One option table (audit.settings.options) for the CLI, ``[tool.chrf-audit]`` and the pytest plugin
 (issue 19, item 7): the same value is refused with the same words on every surface, and every
 default is the table's, whichever surface reads it."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import options
+from audit.settings import options
 from audit.cli import main
 
 pytest_plugins = ["pytester"]
@@ -96,11 +96,11 @@ def test_every_default_is_the_tables():
     """run and validate-patch read the table's defaults; check fills what neither its command
     line nor the configuration sets from the table; so does the plugin; the profile's budget
     is the table's."""
-    from audit import config
+    from audit.gate import config
     from audit.commands.check import _merge
-    from audit.hypothesis_profiles import SearchProfile, resolve
-    from audit.patch_validation import Target
-    from audit.pytest_plugin import ChrfAudit
+    from audit.settings.hypothesis_profiles import SearchProfile, resolve
+    from audit.patches import Target
+    from audit.gate.pytest_plugin import ChrfAudit
 
     for command in ("run", "validate-patch"):
         ns = _defaults_of(command)
@@ -124,7 +124,7 @@ def test_every_default_is_the_tables():
 
 
 def test_no_surface_writes_a_default_of_its_own():
-    """The budget, the tolerance and the timeout defaults are written in audit/options.py only
+    """The budget, the tolerance and the timeout defaults are written in audit/settings/options.py only
     (the four copies of the budget of 100 were the bug)."""
     import ast
     import re
@@ -146,6 +146,4 @@ def test_no_surface_writes_a_default_of_its_own():
         for i, line in enumerate(text.splitlines(), 1):
             if pattern.search(line) and not line.lstrip().startswith("#") and i not in docs:
                 offenders.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
-    # runner.run_audit's keyword defaults are the Python API's (issue 21 moves them here)
-    offenders = [o for o in offenders if not o.startswith("audit/runner.py")]
     assert offenders == []

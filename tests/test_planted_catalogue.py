@@ -14,7 +14,7 @@ import pytest
 
 import tests.planted as P
 from audit.adapters import AdapterError, resolve
-from audit.deviations import REGISTRY
+from audit.diagnose.deviations import REGISTRY
 from reference_impl import corpus_score, sentence_score
 from tests.planted import faults
 from tests.planted.base import CLAIMS_CHRF

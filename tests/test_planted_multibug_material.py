@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tests.planted_multibug as package
-from audit.families import FAMILIES
+from audit.diagnose.families import FAMILIES
 from reference_impl import DEFINITIONS, corpus_score, sentence_score
 
 NAMES = package.modules()

@@ -1,4 +1,4 @@
-"""The pytest plugin (audit.pytest_plugin) under pytester: a correct implementation passes,
+"""The pytest plugin (audit.gate.pytest_plugin) under pytester: a correct implementation passes,
 a planted bug fails with its family, minimal repro and expected/actual in the message."""
 
 import shutil

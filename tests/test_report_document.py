@@ -24,8 +24,8 @@ import pytest
 
 from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.outputs import write_reports
-from audit.report import document, github, issues, markdown, render_reports
+from audit.commands.writing import write_reports
+from audit.render import document, github, issues, markdown, render_reports
 from tests.fixtures.report_examples import example_impact, example_result
 from tests.report_numbers import underived
 
@@ -197,7 +197,7 @@ def test_combined_patch_is_linked_and_pasteable():
 
 
 def test_upgrade_leaves_a_new_document_alone_and_fills_an_old_one(doc):
-    from audit.report.json_report import upgrade
+    from audit.render.json_report import upgrade
 
     assert upgrade(doc) == doc
     old = copy.deepcopy(doc)

@@ -14,7 +14,7 @@ from pathlib import Path
 from audit import upstream
 from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report.json_report import build
+from audit.render.json_report import build
 from reference_impl import corpus_score
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,7 +82,7 @@ def test_metamorphic_expected_is_labelled_with_the_reference_beside(tmp_path):
     meta, other = doc["findings"]
     assert meta["expected_source"] == "implementation" and meta["reference_fraction"] == str(exact)
     assert other["expected_source"] == "reference" and "reference_value" not in other
-    from audit.outputs import write_reports
+    from audit.commands.writing import write_reports
 
     write_reports(enrich(result), tmp_path)
     md = (tmp_path / "prog.md").read_text(encoding="utf-8")

@@ -13,11 +13,11 @@ import pytest
 
 from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.outputs import write_reports
-from audit.report import SCHEMA_PATH, document, json_report, junit
+from audit.commands.writing import write_reports
+from audit.render import SCHEMA_PATH, document, json_report, junit
 from tests.fixtures.render import summary_text, terminal_text
-from audit.report._text import escape, slug, unique_slugs
-from audit.report.chart import bar_chart, line_chart
+from audit.render._text import escape, slug, unique_slugs
+from audit.render.chart import bar_chart, line_chart
 from tests.fixtures.report_examples import example_impact, example_result
 
 import jsonschema  # noqa: E402  (the test extra)
@@ -46,6 +46,7 @@ def test_files_written(reports):
         "nltk.md", "sacrebleu.md", "audit.json", "junit.xml",
         "issues/nltk/requested-order-divisor.md", "issues/nltk/f-score-averaged.md",
         "issues/nltk/corpus-macro-average.md", "issues/nltk/whitespace-set-white-space.md",
+        "issues/nltk/all-families.md",  # the combined patch: one diff fixing all four
         "charts/nltk-requested-order-divisor.svg", "charts/nltk-f-score-averaged.svg",
         "charts/nltk-corpus-macro-average.svg", "charts/nltk-whitespace-set-white-space.svg",
     ])
@@ -195,7 +196,7 @@ def test_terminal_width_100_and_escaped(result):
 def test_terminal_facts(monkeypatch):
     """The writer finds out the terminal's facts: no colour on a pipe or with NO_COLOR; 100
     columns on a pipe unless $COLUMNS says otherwise.  The renderer colours only when told."""
-    from audit.outputs import terminal_facts
+    from audit.files.outputs import terminal_facts
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -218,7 +219,7 @@ def test_terminal_colour_only_when_told(result):
 
 
 def test_github_summary(result, tmp_path):
-    from audit.outputs import append_file
+    from audit.files.outputs import append_file
 
     target = tmp_path / "summary.md"
     target.write_text("earlier step\n")

@@ -66,8 +66,8 @@ def test_the_readme_shows_these_repros(runs):
 def test_torchmetrics_known_bugs_without_cases():
     pytest.importorskip("torchmetrics")  # the optional extra the README names
     from audit.adapters import resolve
-    from audit.options import BUDGET as DEFAULT_MAX_EXAMPLES
-    from audit.runner import run_audit
+    from audit.settings.options import BUDGET as DEFAULT_MAX_EXAMPLES
+    from audit.collect.runner import run_audit
 
     adapters = resolve("torchmetrics", isolate=False)
     try:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.families import key_families
+from audit.diagnose.families import key_families
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # ``tests.planted`` is imported by name, here and in the workers
@@ -44,8 +44,8 @@ if str(ROOT) not in sys.path:  # ``tests.planted`` is imported by name, here and
 import tests.planted as planted_pkg  # noqa: E402
 import tests.planted_unknown as unknown_pkg  # noqa: E402
 
-from audit.classify import MIN_PREDICTED  # noqa: E402
-from audit.deviations import DEVIATIONS  # noqa: E402
+from audit.diagnose.classify import MIN_PREDICTED
+from audit.diagnose.deviations import DEVIATIONS
 
 ALL = planted_pkg.names()
 MODELLED = {d.id for d in DEVIATIONS if d.stage in ("text", "score", "output")}
@@ -123,7 +123,7 @@ def _adapters(name: str, timeout: float, package: str = "tests.planted"):
 
 
 def _audit(adapters, max_examples: int):
-    from audit.runner import run_audit
+    from audit.collect.runner import run_audit
 
     try:
         return run_audit(adapters, seed=0, max_examples=max_examples, cases_dir=None, derandomize=True)
@@ -134,7 +134,7 @@ def _audit(adapters, max_examples: int):
 
 def audit_planted(name: str) -> dict:
     """Findings of one row, each with the key its minimal repro gives on a fresh checker."""
-    from audit.runner import Checker
+    from audit.collect.checker import Checker
 
     start = time.monotonic()
     row = planted_pkg.get(name)

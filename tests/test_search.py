@@ -23,9 +23,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from audit.adapters import resolve  # noqa: E402
-from audit.checker import Checker  # noqa: E402
-from audit.options import BUDGET as DEFAULT_MAX_EXAMPLES  # noqa: E402
-from audit.runner import run_audit  # noqa: E402
+from audit.collect.checker import Checker
+from audit.settings.options import BUDGET as DEFAULT_MAX_EXAMPLES
+from audit.collect.runner import run_audit
 
 
 def _adapters(name: str, timeout: float = 5.0, **overrides):
@@ -70,7 +70,7 @@ def _by_family_level(result) -> dict:
 def test_generation_spends_the_whole_budget_although_every_input_fails(monkeypatch):
     """requested-order-divisor shows on most short inputs: the old search stopped generating
     soon after the first one; the generate phase now runs its whole budget per level."""
-    import audit.runner as R
+    import audit.collect.unit as R
 
     calls: dict = {}
     real = R.generate
@@ -129,7 +129,7 @@ class _FastClock:
 
 #: Hypothesis gives up shrinking after MAX_SHRINKING_SECONDS (300 s) of its clock: seen
 #: through a clock 100,000 times faster, after 3 ms, so every shrink run of the audit is cut
-#: short -- unless ``audit.search.no_wall_clock`` lifts the limit.
+#: short -- unless ``audit.collect.search.no_wall_clock`` lifts the limit.
 FACTOR = 100_000
 
 
@@ -143,14 +143,14 @@ def test_same_findings_under_a_much_faster_clock_and_only_thanks_to_the_neutrali
     import hypothesis.internal.conjecture.data
     import hypothesis.internal.conjecture.engine
 
-    import audit.search
+    import audit.collect.search
 
     normal = _cached("three_levels", 20)
     clock = _FastClock(time, FACTOR)
     for module in (hypothesis.internal.conjecture.engine, hypothesis.internal.conjecture.data, hypothesis.core):
         monkeypatch.setattr(module, "time", clock)
     if neutraliser == "removed":
-        monkeypatch.setattr(audit.search, "no_wall_clock", contextlib.nullcontext)
+        monkeypatch.setattr(audit.collect.search, "no_wall_clock", contextlib.nullcontext)
     fast = _audit("three_levels", 20)
     assert clock.reads > 100  # the engine did read the patched clock
     if neutraliser == "kept":
@@ -215,7 +215,7 @@ def test_the_silent_drop_repro_is_a_finding():
 
 def test_an_empty_explanation_of_a_divergence_is_unexplained():
     """Whatever the classifier answers, a divergence beyond the tolerance keeps a key."""
-    from audit.explain import Explanation
+    from audit.diagnose.explain import Explanation
 
     [adapter] = resolve("tests.planted:requested_order_divisor.sentence", isolate=False)
     checker = Checker(adapter, 1e-9)
@@ -247,7 +247,7 @@ def test_a_hang_only_nul_shows_is_found():
 
 
 def test_no_lone_surrogate_for_an_implementation_that_does_not_take_them():
-    from audit.search import strategies
+    from audit.collect.search import strategies
 
     from audit.adapters.base import Support
 
@@ -268,7 +268,7 @@ def test_no_lone_surrogate_for_an_implementation_that_does_not_take_them():
 
     draw()
     assert not any("\ud800" <= c <= "\udfff" for i in seen for t in [i["hypothesis"], *i["references"]] for c in t)
-    from audit.strategies import CONTROLS
+    from audit.collect.strategies import CONTROLS
 
     assert any(c in CONTROLS for i in seen for t in [i["hypothesis"], *i["references"]] for c in t)
 
@@ -277,7 +277,7 @@ def test_no_lone_surrogate_for_an_implementation_that_does_not_take_them():
 def test_each_new_character_is_drawn(char):
     from hypothesis import find, settings
 
-    from audit import strategies as S
+    from audit.collect import strategies as S
 
     strategy = S.sentence_inputs(surrogates=True)
     hit = find(strategy, lambda hr: char in hr[0] + "".join(hr[1]),
@@ -290,7 +290,7 @@ def test_the_reference_treats_control_characters_as_sacrebleu_does():
     surrogates are characters too."""
     import sacrebleu
 
-    from audit.strategies import CONTROLS, SURROGATES
+    from audit.collect.strategies import CONTROLS, SURROGATES
     from reference_impl import sentence_score
 
     whitespace = {c for c in CONTROLS if c.isspace()}

@@ -1,4 +1,4 @@
-"""audit.significance: vectorized corpus scores, bootstrap CI, paired tests."""
+"""audit.impact.significance: vectorized corpus scores, bootstrap CI, paired tests."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from reference_impl import ChrfParams, SegmentStats, corpus_score, score_from_stats, sum_stats
-from audit import significance as sig
+from audit.impact import significance as sig
 
 WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt17-en-de"
 if not WMT.is_dir():  # the project may be checked out elsewhere
@@ -301,7 +301,7 @@ def test_paired_tests_agree_with_sacrebleu_on_wmt17(pair):
     # Same seed: same draws as sacreBLEU (rng.integers / rng.choice), so p agrees up to
     # float32 rounding in sacreBLEU's bootstrap and ties (>= here, > there).  sacreBLEU's
     # paired bootstrap is checked against the audit's float64 model of its Moses statistic
-    # (audit.significance.paired_bootstrap is a different, calibrated test).
+    # (audit.impact.significance.paired_bootstrap is a different, calibrated test).
     from audit.stats.models import paired_model
     from audit.stats.procedures import StatsClaims
     moses = StatsClaims(params=p, statistic="bootstrap", strict=True)

@@ -112,7 +112,7 @@ def test_correct_callables_give_no_finding():
 
 
 def test_reference_procedures_pass():
-    """audit.significance's interval, permutation test and paired bootstrap-t pass every
+    """audit.impact.significance's interval, permutation test and paired bootstrap-t pass every
     check (at the default settings over 20 seeds: benchmarks/bench_stats_false_alarms.py;
     here 100 trials)."""
     ci, perm, boot = builtin.reference_procedures()
@@ -123,7 +123,7 @@ def test_reference_procedures_pass():
 
 
 def test_moses_statistic_as_a_callable_is_found_uncalibrated_and_self_significant():
-    """The statistic audit.significance.paired_bootstrap used to copy from sacreBLEU, planted
+    """The statistic audit.impact.significance.paired_bootstrap used to copy from sacreBLEU, planted
     as a callable: the audit names its calibration and identical-systems bugs."""
     found = _found(callables.make("tests.planted_stats:paired_moses", "paired", statistic="bootstrap"),
                    Settings(trials=100))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import procs
+from audit.processes import owner as procs
 from audit.cli import main
 from audit.errors import UsageError
 from audit.stats import callables

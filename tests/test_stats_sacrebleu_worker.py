@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from audit import procs
+from audit.processes import owner as procs
 from audit.stats import builtin
 from audit.stats.checks import Settings
 from audit.stats.checks_edge import check_edges

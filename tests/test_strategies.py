@@ -9,17 +9,10 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-import audit.strategies as _S
-from audit.strategies import (
-    CLAIM_VALUES,
-    COMBINING,
-    NON_BMP,
-    NOT_WHITESPACE,
-    WHITESPACE,
-    claim_swarm,
-    corpus_inputs,
-    sentence_inputs,
-    texts,
+import audit.collect.strategies as _S
+from audit.collect.strategies import (
+    CLAIM_VALUES, COMBINING, NON_BMP, NOT_WHITESPACE, WHITESPACE, claim_swarm, corpus_inputs,
+    sentence_inputs, texts,
 )
 
 FIND = settings(max_examples=3000, derandomize=True, database=None, deadline=None,

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from audit import procs
+from audit.processes import owner as procs
 from audit.adapters.external import ExternalProcess
 from audit.adapters.frames import EOF, TIMEOUT, BadFrame, _take_frame, take_line
 from audit.adapters.supervisor import Supervisor

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.report.terminal import elide, repro_cell, table_lines
+from audit.render.terminal import elide, repro_cell, table_lines
 from tests.fixtures.render import doc_of, terminal_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

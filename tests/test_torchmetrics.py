@@ -23,7 +23,9 @@ from audit.adapters import Claims, resolve  # noqa: E402
 from audit.findings import Finding, Repro  # noqa: E402
 from audit.upstream._base import module_source  # noqa: E402
 from audit.upstream.patching import apply_to_copy  # noqa: E402
-from audit.models import ScoreVariant, TextVariant, text_stats, variant_score  # noqa: E402
+from audit.diagnose.models import variant_score
+from audit.diagnose.text_model import text_stats
+from audit.diagnose.variants import ScoreVariant, TextVariant
 from reference_impl import ChrfParams, corpus_score, sentence_score  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,9 +81,9 @@ def test_unmatched_segment_drops_its_references(adapters):
 
 
 def test_upstream_resolution_by_adapter_name():
-    assert upstream.get("torchmetrics-chrf++").NAME == "torchmetrics"
-    assert upstream.get("sacrebleu-chrf++-eps").NAME == "sacrebleu"  # was a KeyError
-    assert upstream.get("nltk").NAME == "nltk"
+    assert upstream.get("torchmetrics-chrf++").name == "torchmetrics"
+    assert upstream.get("sacrebleu-chrf++-eps").name == "sacrebleu"  # was a KeyError
+    assert upstream.get("nltk").name == "nltk"
     for other in ("torchmetrics.functional.text:chrf_score", "external:node chrf.js", "sacrebleu-x",
                   "mylib", "nltk-chrf x:y"):
         assert not upstream.is_builtin(other), other

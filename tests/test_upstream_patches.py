@@ -1,5 +1,5 @@
 """audit.upstream: patches against the installed nltk, applied to temporary copies only and
-verified by ``audit.patch_validation.verify_suggested`` (the patched copy audited and the
+verified by ``audit.patches.verify_suggested`` (the patched copy audited and the
 before repros replayed in a separate process); root causes found in the installed source;
 repro snippets that run with the installed library alone and print the reported values."""
 
@@ -16,7 +16,7 @@ import pytest
 
 from audit import upstream
 from audit.enrich import enrich
-from audit.patch_validation import FIXED, INTRODUCED, STILL, verify_suggested
+from audit.patches import FIXED, INTRODUCED, STILL, verify_suggested
 from tests.fixtures.report_examples import example_result, nltk_findings
 from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_diff, make_diff
 
@@ -75,9 +75,9 @@ def test_verification_budget_reaches_the_families():
     """The budget of the after audit (packaged cases, then 20 derandomized examples per
     level) finds every nltk family on the unpatched nltk, and none on sacreBLEU."""
     from audit.adapters import resolve
-    from audit.cases import default_cases_dir
-    from audit.patch_validation import VERIFY_EXAMPLES
-    from audit.runner import run_audit
+    from audit.collect.cases import default_cases_dir
+    from audit.patches import VERIFY_EXAMPLES
+    from audit.collect.runner import run_audit
 
     for name, want in (("nltk", set(FAMILIES)), ("sacrebleu", set())):
         adapters = resolve(name)
@@ -238,7 +238,7 @@ def test_repro_snippet_runs_and_prints_actual(family):
 
 
 def test_repro_snippet_in_markdown_is_the_same(tmp_path):
-    from audit.outputs import write_reports
+    from audit.commands.writing import write_reports
 
     res = example_result()
     write_reports(enrich(res), tmp_path)

@@ -1,14 +1,16 @@
 """Every user-named file (baseline, configuration, regression cases, segment files, diffs)
-is read by one reader (audit.textfiles), so a bad file gives the same one-line errors
+is read by one reader (audit.files.textfiles), so a bad file gives the same one-line errors
 whichever command reads it."""
 
 from __future__ import annotations
 
 import pytest
 
-from audit import baseline, cases, config
+from audit.gate import baseline
+from audit.collect import cases
+from audit.gate import config
 from audit.errors import UsageError
-from audit.textfiles import read_json, read_text
+from audit.files.textfiles import read_json, read_text
 
 
 def _load_case_dir(path):

@@ -162,7 +162,7 @@ def _before(family="corpus-macro-average", expected=100.0, actual=8.333333333333
     ({"key": None, "actual": None, "outcome": "weird"}, set(), "still present"),
 ])
 def test_fixed_means_the_reference_value_not_another_wrong_one(replay, known, status):
-    from audit.patch_validation.validate import _vanished
+    from audit.patches.validate import _vanished
 
     got, note = _vanished(_before(), dict(replay, implementation="nltk", family="corpus-macro-average",
                                           reproduces=False), known)

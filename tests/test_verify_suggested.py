@@ -1,4 +1,4 @@
-"""``audit.patch_validation.verify_suggested``: the report's patch verification on the path of
+"""``audit.patches.verify_suggested``: the report's patch verification on the path of
 ``validate-patch`` (the patched copy audited and the before repros replayed; a family is
 verified fixed only when its own repro agrees with the reference after the patch).
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.patch_validation import FIXED, INTRODUCED, STILL, Target, verify_suggested
-from audit.patch_validation.validate import _judge
+from audit.patches import FIXED, INTRODUCED, STILL, Target, verify_suggested
+from audit.patches.validate import _judge
 
 IMPL = "hidepkg.m:sentence"
 MODULE = '''\
@@ -53,7 +53,7 @@ def planted(tmp_path_factory):
     """(site directory holding hidepkg, the findings of the user's audit of it: 50 examples
     plus a case file holding the marker)."""
     from audit.adapters import resolve
-    from audit.runner import run_audit
+    from audit.collect.runner import run_audit
 
     site = tmp_path_factory.mktemp("site")
     (site / "hidepkg").mkdir()
@@ -202,7 +202,7 @@ def test_enrich_verifies_through_the_shared_path(monkeypatch):
     from audit.findings import AuditResult
     from tests.fixtures.report_examples import example_result
 
-    import audit.patch_validation as pv
+    import audit.patches as pv
 
     calls = []
     original = pv.verify_suggested

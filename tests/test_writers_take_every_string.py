@@ -1,7 +1,7 @@
 """Every writer takes every string the search can produce (issue 19, item 2).
 
 The search feeds implementations lone surrogates, NUL and the C0/C1 controls
-(audit/strategies.py), and implementations answer with names, versions and error texts of
+(audit/collect/strategies.py), and implementations answer with names, versions and error texts of
 their own.  A property test renders findings whose repros hold every input class the
 strategies generate, under names and details drawn the same way, through every output:
 the terminal table (on a strict UTF-8 stream, as a real stdout), the markdown reports,
@@ -23,16 +23,17 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from audit import baseline, strategies as S
-from audit.cases import save_findings_as_cases
+from audit.gate import baseline
+from audit.collect import strategies as S
+from audit.collect.cases import save_findings_as_cases
 from audit.commands.validate_patch import write_json as write_validation_json
 from audit.enrich import enrich
 from audit.findings import AdapterSummary, AuditResult, Finding, Repro
-from audit.patch_validation import render as render_validation
-from audit.patch_validation.validate import FIXED, INTRODUCED, STILL, FamilyStatus, Validation
-from audit.outputs import write_reports
+from audit.patches import render as render_validation
+from audit.patches.validate import FIXED, INTRODUCED, STILL, FamilyStatus, Validation
+from audit.commands.writing import write_reports
 from tests.fixtures.render import summary_text, terminal_text
-from audit.report._text import quoted
+from audit.render._text import quoted
 
 ROOT = Path(__file__).resolve().parents[1]
 

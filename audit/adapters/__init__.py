@@ -1,6 +1,7 @@
 """Adapters: how chrf-audit calls an implementation under audit (see base.Adapter).
 
-Built in: nltk and the four sacreBLEU adapters; generic: a Python callable
+Built in: the adapters of the libraries in ``audit.upstream.registry`` (nltk, the four
+sacreBLEU adapters, torchmetrics); generic: a Python callable
 (``package.module:function``) and an external program (docs/external-protocol.md).
 Implementations run in warm worker processes with a per-call timeout (``isolate=True``).
 """
@@ -17,11 +18,11 @@ from .base import (
     Support,
 )
 from .external import ExternalAdapter
-from .pyimpl import BUILTINS, SACREBLEU_NAMES, PythonAdapter
-from .resolve import DEFAULT_IMPLS, resolve
+from .pyimpl import PythonAdapter
+from .resolve import resolve
 
 __all__ = [
     "Adapter", "AdapterError", "Claims", "Outcome", "Support", "SourceLocation", "resolve",
-    "PythonAdapter", "ExternalAdapter", "BUILTINS", "SACREBLEU_NAMES", "DEFAULT_IMPLS",
+    "PythonAdapter", "ExternalAdapter",
     "CLAIM_FIELDS", "PARAM_FIELDS", "OUTCOME_KINDS",
 ]

@@ -2,8 +2,9 @@
 audit's own process with ``isolate=False``).
 
 A backend is built from a plain, picklable spec dict:
-``{"kind": "nltk"}``, ``{"kind": "sacrebleu", "eps_smoothing": bool}``,
-``{"kind": "callable", "sentence": "pkg.mod:func" | None, "corpus": ... | None}``.
+``{"kind": "callable", "sentence": "pkg.mod:func" | None, "corpus": ... | None}``, or a built-in
+library's ``{"kind": "<library>", **options}`` (its backend class is the library's
+``Upstream.backend``, hosted by ``LibraryBackend``).
 Each call returns a result tuple (see ``classify``); exceptions of the implementation are
 caught here and never reach the caller.
 """
@@ -17,6 +18,8 @@ import math
 import numbers
 import os
 import sys
+
+from ..upstream.library import source_of
 
 MAX_TEXT = 300
 
@@ -59,26 +62,6 @@ def classify(obj) -> tuple:
     return ("invalid", raw, f"returned a {type(obj).__name__}, not a number")
 
 
-def plain_beta(beta):
-    return int(beta) if float(beta).is_integer() else float(beta)
-
-
-def source_of(func) -> tuple:
-    """(module, qualname, file, line) of a function, best effort."""
-    func = inspect.unwrap(func)
-    module = getattr(func, "__module__", None) or "?"
-    qualname = getattr(func, "__qualname__", None) or getattr(func, "__name__", "?")
-    try:
-        file = inspect.getsourcefile(func)
-    except (TypeError, OSError):
-        file = None
-    try:
-        line = inspect.getsourcelines(func)[1]
-    except (TypeError, OSError):
-        line = None
-    return (module, qualname, file, line)
-
-
 def distribution_version(module_name: str):
     """The installed distribution version of a module's top-level package, else its
     ``__version__``, else None."""
@@ -115,98 +98,6 @@ class Backend:
         except BaseException as e:  # noqa: BLE001 - the implementation's failure is data
             return ("exception", exception_detail(e))
         return classify(result)
-
-
-class NltkBackend(Backend):
-    def __init__(self):
-        from nltk.translate import chrf_score
-
-        self.m = chrf_score
-
-    def describe(self):
-        from importlib import metadata
-
-        return {
-            "version": metadata.version("nltk"),
-            "sources": {
-                "sentence": source_of(self.m.sentence_chrf),
-                "corpus": source_of(self.m.corpus_chrf),
-            },
-        }
-
-    @staticmethod
-    def _kw(claims):
-        return dict(
-            min_len=1,
-            max_len=claims["char_order"],
-            beta=plain_beta(claims["beta"]),
-            ignore_whitespace=not claims["whitespace"],
-        )
-
-    def sentence(self, claims, hypothesis, references):
-        return self.m.sentence_chrf(references[0], hypothesis, **self._kw(claims))
-
-    def corpus(self, claims, hypotheses, references):
-        return self.m.corpus_chrf([r[0] for r in references], hypotheses, **self._kw(claims))
-
-
-class SacrebleuBackend(Backend):
-    def __init__(self, eps_smoothing: bool):
-        from sacrebleu.metrics.chrf import CHRF
-
-        self.CHRF = CHRF
-        self.eps = eps_smoothing
-        self._metrics = {}
-
-    def metric(self, claims):
-        key = (claims["char_order"], claims["word_order"], claims["beta"],
-               claims["lowercase"], claims["whitespace"])
-        m = self._metrics.get(key)
-        if m is None:
-            m = self.CHRF(
-                char_order=claims["char_order"],
-                word_order=claims["word_order"],
-                beta=plain_beta(claims["beta"]),
-                lowercase=claims["lowercase"],
-                whitespace=claims["whitespace"],
-                eps_smoothing=self.eps,
-            )
-            self._metrics[key] = m
-        return m
-
-    def describe(self):
-        from importlib import metadata
-
-        return {
-            "version": metadata.version("sacrebleu"),
-            "sources": {
-                "sentence": source_of(self.CHRF._compute_f_score),
-                "corpus": source_of(self.CHRF._aggregate_and_compute),
-            },
-        }
-
-    def signature(self, claims):
-        m = self.CHRF(
-            char_order=claims["char_order"], word_order=claims["word_order"],
-            beta=plain_beta(claims["beta"]), lowercase=claims["lowercase"],
-            whitespace=claims["whitespace"], eps_smoothing=self.eps,
-        )
-        m.num_refs = -1  # the audit uses varying reference counts: sacreBLEU writes "var"
-        return m.get_signature().format()
-
-    def sentence(self, claims, hypothesis, references):
-        return _score_attr(self.metric(claims).sentence_score(hypothesis, references))
-
-    def corpus(self, claims, hypotheses, references):
-        # sacreBLEU takes reference *streams* (one list per reference index); segments
-        # with fewer references are padded with None, which sacreBLEU skips.
-        nrefs = max((len(r) for r in references), default=0)
-        streams = [[r[k] if k < len(r) else None for r in references] for k in range(nrefs)]
-        return _score_attr(self.metric(claims).corpus_score(hypotheses, streams))
-
-
-def _score_attr(score_obj):
-    return getattr(score_obj, "score", score_obj)
 
 
 def parse_callable_spec(spec: str, flag: str) -> tuple[str, str]:
@@ -283,41 +174,23 @@ class CallableBackend(Backend):
         return self.funcs["corpus"](list(hypotheses), [list(r) for r in references], **self._kwargs(claims))
 
 
-def make_backend(spec: dict) -> Backend:
-    kind = spec["kind"]
-    if kind == "nltk":
-        return NltkBackend()
-    if kind == "sacrebleu":
-        return SacrebleuBackend(bool(spec.get("eps_smoothing")))
-    if kind == "callable":
-        return CallableBackend(spec.get("sentence"), spec.get("corpus"), spec.get("accepts"))
-    if kind == "torchmetrics":
-        from .tm_backend import TorchmetricsBackend
+class LibraryBackend(Backend):
+    """A built-in library's backend class (``Upstream.backend``, defined with the library in
+    ``audit/upstream/``), hosted: its calls and the classification of what it returns are
+    the Backend's, like every other implementation's."""
 
-        return TorchmetricsBackend()
-    raise SpecError(f"unknown backend kind {kind!r}")
+    def __init__(self, inner):
+        self.inner = inner
 
+    def describe(self) -> dict:
+        return self.inner.describe()
 
-def load(spec: dict) -> tuple:
-    """Build a backend: ("ok", backend, description) or ("error", message)."""
-    try:
-        backend = make_backend(spec)
-        return ("ok", backend, backend.describe())
-    except SpecError as e:
-        return ("error", str(e))
-    except BaseException as e:  # noqa: BLE001
-        return ("error", f"cannot load {spec.get('kind')}: {exception_detail(e)}{_install_hint(spec, e)}")
+    def signature(self, claims: dict):
+        own = getattr(self.inner, "signature", None)
+        return own(claims) if own is not None else None
 
+    def sentence(self, claims, hypothesis, references):
+        return self.inner.sentence(claims, hypothesis, references)
 
-#: built-in adapters whose library is an optional extra of chrf-audit (pyproject.toml)
-EXTRAS = {"torchmetrics": ("torchmetrics", ("torch", "torchmetrics"))}
-
-
-def _install_hint(spec: dict, exc: BaseException) -> str:
-    """How to get a missing optional library: "; install it with: pip install ..."."""
-    extra = EXTRAS.get(str(spec.get("kind")))
-    missing = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
-    if extra is None or not missing or missing.split(".")[0] not in extra[1]:
-        return ""
-    return (f"; {spec.get('kind')} is an optional extra of chrf-audit: install it with "
-            f"pip install -e '.[{extra[0]}]' in the chrf-audit checkout (torch's CPU build is enough)")
+    def corpus(self, claims, hypotheses, references):
+        return self.inner.corpus(claims, hypotheses, references)

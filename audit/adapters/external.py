@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import UsageError
-from ..limits import check_claims
+from ..settings.limits import check_claims
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
 from .frames import EOF, TIMEOUT, Overlong, take_line
 from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
 PROTOCOL_VERSION = 1
-SUBREAPER = str(Path(__file__).resolve().parents[1] / "subreaper.py")
+SUBREAPER = str(Path(__file__).resolve().parents[1] / "processes" / "subreaper.py")
 
 
 def _runnable(command: str, program: str) -> None:
@@ -47,7 +47,7 @@ class ExternalProcess(Supervisor):
         if not argv:
             raise AdapterError("--external needs a command, got an empty string")
         _runnable(command, argv[0])
-        # started through audit.subreaper: the program is a child subreaper, so what it
+        # started through audit.processes.subreaper: the program is a child subreaper, so what it
         # daemonizes stays in its tree and is ended with it
         super().__init__([sys.executable, "-I", "-S", SUBREAPER, *argv], take_line, timeout, startup_timeout)
         self.command = command

@@ -7,7 +7,7 @@ up to ``max_segments`` segments at once, and every input's score is read from
 The search runs at the sentence level only: there the contract's metric and the
 reference's ``sacrebleu`` definition are the same (audit.contract.definition), while the
 corpus score is held to the contract's own definition by the contract checks
-(``audit.contract.checks``, run after the search through ``audit_contract``).
+(``audit.collect.service_contract``, run after the search by ``runner.finish_summary``).
 
 Scores come as decimals with the contract's places, so the comparison with the exact
 reference allows half a unit in the last place (``resolution``); whether that last place is
@@ -22,7 +22,7 @@ import re
 from decimal import Decimal
 from typing import Optional
 
-from .. import options
+from ..settings import options
 from ..http.client import HttpClient, Reply, check_url, headers_from_env, public_url
 from .base import Adapter, AdapterError, Claims, Support
 
@@ -181,10 +181,3 @@ class HttpAdapter(Adapter):
     def source_record(self, level: str) -> dict:
         return {"call": "http", "url": public_url(self.url), "method": self.contract.doc["request"]["method"],
                 "contract": self.contract.id, "env_headers": list(self.env_headers)}
-
-    def audit_contract(self, summary, options: dict) -> None:
-        """The contract checks, after the search: findings and the conformance table join
-        ``summary`` (``audit.contract.checks``)."""
-        from ..contract.checks import audit_contract
-
-        audit_contract(self, summary, seed=options.get("seed", 0), max_examples=options.get("max_examples", 100))

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from . import backends as B
+from .backend_loader import load as load_backend
 from .frames import BadFrame, _load_answer, _str, _take_frame, valid_result
 from .supervisor import LOAD_FLOOR, Supervisor
 from .worker import encode
@@ -224,7 +225,7 @@ class InProcessClient:
 
     def add(self, spec: dict) -> int:
         bid = len(self.loaded)
-        res = B.load(spec)
+        res = load_backend(spec)
         if res[0] == "ok":
             self.backends[bid] = res[1]
             self.loaded[bid] = ("ok", res[2])

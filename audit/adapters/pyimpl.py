@@ -1,4 +1,5 @@
-"""Adapters for Python implementations: nltk, sacreBLEU, and ``package.module:function``.
+"""Adapters for Python implementations: the built-in libraries (``audit.upstream.registry``)
+and ``package.module:function``.
 
 They all run through a client (``WorkerClient`` for isolation, ``InProcessClient`` with
 ``isolate=False``) that hosts the backend; ``configure()`` variants share it.
@@ -10,47 +11,6 @@ from typing import Optional
 
 from .base import Adapter, Claims, SourceLocation, Support
 from .supervisor import Tenant
-
-#: Built-in adapters: name -> (backend spec, default claims, accepts, supports).
-_SACRE_ACCEPTS = frozenset({"char_order", "word_order", "beta", "lowercase", "whitespace"})
-_SACRE_SUPPORT = Support(sentence=True, corpus=True, multi_reference=True)
-BUILTINS: dict[str, tuple] = {
-    "nltk": (
-        {"kind": "nltk"},
-        Claims(char_order=6, word_order=0, beta=3, whitespace=False, definition="sacrebleu", scale=1),
-        frozenset({"char_order", "beta", "whitespace"}),
-        Support(sentence=True, corpus=True, multi_reference=False),
-    ),
-    "sacrebleu-chrf": (
-        {"kind": "sacrebleu", "eps_smoothing": False},
-        Claims(word_order=0), _SACRE_ACCEPTS, _SACRE_SUPPORT,
-    ),
-    "sacrebleu-chrf++": (
-        {"kind": "sacrebleu", "eps_smoothing": False},
-        Claims(word_order=2), _SACRE_ACCEPTS, _SACRE_SUPPORT,
-    ),
-    "sacrebleu-chrf-eps": (
-        {"kind": "sacrebleu", "eps_smoothing": True},
-        Claims(word_order=0, definition="sacrebleu-eps"), _SACRE_ACCEPTS, _SACRE_SUPPORT,
-    ),
-    "sacrebleu-chrf++-eps": (
-        {"kind": "sacrebleu", "eps_smoothing": True},
-        Claims(word_order=2, definition="sacrebleu-eps"), _SACRE_ACCEPTS, _SACRE_SUPPORT,
-    ),
-    # torchmetrics (optional: pip install -e '.[torchmetrics]'); its source says it is
-    # derived from Popovic's chrF++.py, so it is held to that definition, on its 0..1 scale.
-    "torchmetrics-chrf": (
-        {"kind": "torchmetrics"},
-        Claims(word_order=0, definition="chrfpp", scale=1), _SACRE_ACCEPTS, _SACRE_SUPPORT,
-    ),
-    "torchmetrics-chrf++": (
-        {"kind": "torchmetrics"},
-        Claims(word_order=2, definition="chrfpp", scale=1), _SACRE_ACCEPTS, _SACRE_SUPPORT,
-    ),
-}
-SACREBLEU_NAMES = ("sacrebleu-chrf", "sacrebleu-chrf++", "sacrebleu-chrf-eps", "sacrebleu-chrf++-eps")
-TORCHMETRICS_NAMES = ("torchmetrics-chrf", "torchmetrics-chrf++")
-
 
 class PythonAdapter(Tenant, Adapter):
     #: A Python callable takes any ``str``, lone surrogates included (what ``surrogateescape``

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .. import options
+from ..settings import options
 from . import backends as B
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, Support
 from .external import ExternalAdapter
 from .isolation import InProcessClient, WorkerClient
-from .pyimpl import BUILTINS, SACREBLEU_NAMES, TORCHMETRICS_NAMES, PythonAdapter
-
-DEFAULT_IMPLS = ("nltk",) + SACREBLEU_NAMES
-GROUPS = {"nltk": ("nltk",), "sacrebleu": SACREBLEU_NAMES, "torchmetrics": TORCHMETRICS_NAMES}
+from ..upstream import registry
+from .pyimpl import PythonAdapter
 
 
 def _apply_overrides(claims: Claims, overrides: dict, who: str) -> Claims:
@@ -38,19 +36,23 @@ def _check_overrides(overrides: Optional[dict]) -> dict:
     return overrides
 
 
-def _builtin_names(impl: Optional[str]) -> list[str]:
+def builtin_names(impl: Optional[str]) -> list[str]:
+    """The built-in adapter names ``impl`` asks for: a library's name is all its adapters
+    (``registry.groups``), no ``impl`` the default audit."""
     if impl is None:
-        return list(DEFAULT_IMPLS)
+        return list(registry.default_impls())
+    groups = registry.groups()
     names: list[str] = []
     for part in (p.strip() for p in impl.split(",")):
-        if part in GROUPS:
-            names.extend(GROUPS[part])
-        elif part in BUILTINS:
+        if part in groups:
+            names.extend(groups[part])
+        elif registry.builtin(part) is not None:
             names.append(part)
         else:
+            known = list(groups) + [n for n in registry.adapter_names() if n not in groups]
             raise AdapterError(
                 f"unknown implementation {part!r} for --impl: expected one of "
-                f"{', '.join(list(GROUPS) + list(SACREBLEU_NAMES) + list(TORCHMETRICS_NAMES))} "
+                f"{', '.join(known)} "
                 f"or package.module:function"
             )
     return list(dict.fromkeys(names))
@@ -108,7 +110,7 @@ def resolve(
     if impl is not None and ":" in impl:
         callable_spec = impl
     elif impl is not None or (corpus_impl is None and external is None and http is None):
-        builtin = _builtin_names(impl)
+        builtin = builtin_names(impl)
     custom = int(bool(callable_spec or corpus_impl)) + int(external is not None) + int(http is not None)
     if (http is None) != (contract is None):
         raise AdapterError("--http URL and --contract NAME@VERSION|FILE go together")
@@ -145,11 +147,13 @@ def resolve(
     clients: dict[str, object] = {}
     plan = []  # (name, client, bid, claims, supports, accepts, native_signature)
     for name in builtin:
-        spec, claims, builtin_accepts, supports = BUILTINS[name]
-        group = spec["kind"]
-        client = clients.get(group) or clients.setdefault(group, make_client())
+        library, declared = registry.builtin(name)
+        spec = declared.backend_spec(library.name)
+        client = clients.get(library.name) or clients.setdefault(library.name, make_client())
         bid = _bid_for(client, spec)
-        plan.append((name, client, bid, claims, supports, builtin_accepts, group == "sacrebleu"))
+        supports = Support(sentence=True, corpus=True, multi_reference=declared.multi_reference)
+        plan.append((name, client, bid, Claims(**declared.claims), supports, declared.accepts,
+                     library.native_signature))
     if callable_spec or corpus_impl:
         client = clients.setdefault("callable", make_client())
         spec = {"kind": "callable", "sentence": callable_spec, "corpus": corpus_impl, "accepts": sorted(accepts)}

@@ -10,7 +10,7 @@ with ``poll`` before killing its group).
 
 What this class guarantees, whatever the child does:
 
-* it is started by ``audit.procs.spawn`` (own session, registered), so ``kill`` ends it and
+* it is started by ``audit.processes.owner.spawn`` (own session, registered), so ``kill`` ends it and
   every process it forked, and ``procs.stop_all`` finds it on Ctrl-C or SIGTERM;
 * a supervisor that is dropped without ``close`` still kills its child (``weakref.finalize``
   on a state dict that does not refer back to the supervisor);
@@ -33,8 +33,8 @@ import threading
 import weakref
 from typing import Optional
 
-from .. import procs
-from ..stderr_lines import file_tail
+from ..processes import owner as procs
+from ..processes.stderr_lines import file_tail
 from .frames import EOF, TIMEOUT, read_frame
 
 #: Starting a worker and importing the implementation (or starting an external program and
@@ -59,7 +59,7 @@ def describe_exit(returncode) -> str:
 
 def stderr_tail(f, limit: int = 300) -> str:
     """What the child said on stderr (a spooled file), for error messages: its last error
-    line and its last line (``audit.stderr_lines``)."""
+    line and its last line (``audit.processes.stderr_lines``)."""
     return file_tail(f, limit)
 
 

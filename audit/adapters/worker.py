@@ -13,7 +13,7 @@ Parent -> worker:
   ["run", bid, op, claims, items]          -> ["item", i, result] for each item, streamed
   ["exit"]
 On start the worker sends ["ready", pid].  The worker is a child subreaper
-(``audit.subreaper``): processes the implementation daemonizes stay its descendants, and it
+(``audit.processes.subreaper``): processes the implementation daemonizes stay its descendants, and it
 ends them (and its process group) when it exits, when the parent stops it (``procs.stop``),
 or, through a watchdog thread, when the parent process goes away.
 """
@@ -35,8 +35,8 @@ def encode(obj) -> bytes:
 
 def _watch_parent(parent: int) -> None:
     """The parent died (even by SIGKILL, which no handler sees): end every process this one
-    started (daemons included: audit.subreaper), then this process group."""
-    from audit import subreaper
+    started (daemons included: audit.processes.subreaper), then this process group."""
+    from audit.processes import subreaper
 
     while os.getppid() == parent:
         time.sleep(0.5)
@@ -53,8 +53,9 @@ def main() -> None:
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
 
-    from audit import subreaper
+    from audit.processes import subreaper
     from audit.adapters import backends as B
+    from audit.adapters.backend_loader import load as load_backend
 
     subreaper.become_subreaper()  # daemons the implementation starts stay in this tree
     subreaper.watch_children()  # (and /proc is read only after a child exited)
@@ -79,7 +80,7 @@ def main() -> None:
         kind = msg[0]
         if kind == "load":
             _, bid, spec = msg
-            res = B.load(spec)
+            res = load_backend(spec)
             if res[0] == "ok":
                 loaded[bid] = res[1]
                 send(("ok", res[2]))

@@ -18,10 +18,10 @@ import argparse
 import datetime as _dt
 from pathlib import Path
 
-from .. import config as _config
-from .. import options
+from ..gate import config as _config
+from ..settings import options
 from ..errors import UsageError
-from ..outputs import check_file, check_report_outputs
+from ..files.outputs import check_file, check_report_outputs
 from .progress import Phases
 from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, check_output_names,
                   close_all, enrich_result, execute, resolve_adapters, validate_search_args, write_outputs)
@@ -106,7 +106,7 @@ def _resolve_all(args, cfg) -> list:
 
 def _today(args) -> _dt.date:
     if args.today:
-        from ..baseline import parse_date
+        from ..gate.baseline import parse_date
 
         return parse_date(args.today, "--today")
     return _dt.date.today()
@@ -155,8 +155,8 @@ def _accepted(args, cmp, result, today) -> dict:
 
 
 def check(args) -> int:
-    from .. import baseline as B
-    from ..report import document
+    from ..gate import baseline as B
+    from ..render import document
 
     cfg = _config.load(args.config)
     args.timeout_given = args.timeout is not None

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import jsontext
+from ..files import jsontext
 from ..errors import UsageError
-from ..outputs import atomic_write, check_file
+from ..files.outputs import atomic_write, check_file
+from .progress import impact_progress
 from .run import add_impl_flags, custom_flags
 
 HELP = "compare system scores, rankings and significance calls: reference vs an implementation"
@@ -97,50 +98,13 @@ def _close(adapter) -> None:
         close()
 
 
-class RichSteps:
-    """Progress bar on stderr (``audit.impact.Steps``); ``progress`` picks it only when
-    stderr is a terminal."""
-
-    def __init__(self):
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-            TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-        )
-        self._task = None
-
-    def __enter__(self):
-        self._progress.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return self._progress.__exit__(*exc)
-
-    def stage(self, description, total):
-        if self._task is not None:
-            self._progress.remove_task(self._task)
-        self._task = self._progress.add_task(description, total=total)
-
-    def advance(self, n=1):
-        self._progress.advance(self._task, n)
-
-
-def progress(quiet: bool = False):
-    """The progress display of an impact computation: a bar on a terminal, else nothing."""
-    from ..impact import NoSteps
-
-    return RichSteps() if sys.stderr.isatty() and not quiet else NoSteps()
-
-
 def run(args, *, adapter=None, console=None) -> int:
     """Run the command; ``adapter`` may be injected (tests)."""
     from reference_impl import ChrfParams
 
     from ..impact import load_system_files, run_impact
 
-    from .. import limits
+    from ..settings import limits
 
     limits.check_resamples(args.resamples)
     limits.check_timeout(args.timeout)
@@ -162,7 +126,7 @@ def run(args, *, adapter=None, console=None) -> int:
         over = _overrides(args)
         if over and own is False:
             params = _with_overrides(params, over, ChrfParams)
-        steps = progress()
+        steps = impact_progress()
         with steps:
             result = run_impact(
                 systems, references, adapter, params=params, resamples=args.resamples,

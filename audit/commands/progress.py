@@ -79,3 +79,40 @@ def wait_with_progress(phases: Phases, futures: list, description: str) -> None:
         for fut in as_completed(futures):
             fut.result()
             task.advance()
+
+
+class RichSteps:
+    """Progress bar on stderr (``audit.impact.Steps``); ``impact_progress`` picks it only when
+    stderr is a terminal."""
+
+    def __init__(self):
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+        )
+        self._task = None
+
+    def __enter__(self):
+        self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._progress.__exit__(*exc)
+
+    def stage(self, description, total):
+        if self._task is not None:
+            self._progress.remove_task(self._task)
+        self._task = self._progress.add_task(description, total=total)
+
+    def advance(self, n=1):
+        self._progress.advance(self._task, n)
+
+
+def impact_progress(quiet: bool = False):
+    """The progress display of an impact computation: a bar on a terminal, else nothing."""
+    from ..impact import NoSteps
+
+    return RichSteps() if sys.stderr.isatty() and not quiet else NoSteps()

@@ -1,7 +1,7 @@
 """``chrf-audit report --from audit.json``: re-render every report from a saved audit.json,
 without auditing again.
 
-Every renderer reads the document audit.json holds (``audit.report``), so the markdown
+Every renderer reads the document audit.json holds (``audit.render``), so the markdown
 reports, the upstream issues, the charts, junit.xml and audit.json itself come out byte for
 byte as the run that wrote the file made them (with the renderers of this version: a newer
 chrf-audit lays the same facts out its own way).  Default reports directory: the one
@@ -31,8 +31,8 @@ def load_document(path: Path) -> dict:
 
     import jsonschema
 
-    from ..report import SCHEMA_PATH
-    from ..textfiles import read_json
+    from ..render import SCHEMA_PATH
+    from ..files.textfiles import read_json
 
     doc = read_json(path, "audit.json")
     if not isinstance(doc, dict) or not str(doc.get("schema_version", "")).startswith("1."):
@@ -42,14 +42,15 @@ def load_document(path: Path) -> dict:
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise UsageError(f"{path}: does not follow the audit.json schema at {where}: {error.message[:200]}")
-    from ..report.json_report import upgrade
+    from ..render.json_report import upgrade
 
     return upgrade(doc)
 
 
 def report(args) -> int:
-    from .. import outputs
-    from ..report import terminal
+    from ..files import outputs
+    from . import writing
+    from ..render import terminal
 
     doc = load_document(args.source)
     target = args.reports_dir or args.source.parent
@@ -58,7 +59,7 @@ def report(args) -> int:
         width, color = outputs.terminal_facts()
         outputs.print_bytes(terminal.render(doc, width=width, color=color)["terminal.txt"])
     try:
-        outputs.write_reports(doc, target)
+        writing.write_reports(doc, target)
     except OSError as exc:
         raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
     return 0

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .. import options
+from ..settings import options
 from ..errors import UsageError
 
 
@@ -43,7 +43,7 @@ def add_impl_flags(p: argparse.ArgumentParser, timeout: float = options.default(
 
 
 def add_search_flags(p: argparse.ArgumentParser) -> None:
-    """The search flags (audit.options): the budget, when not given, is the Hypothesis
+    """The search flags (audit.settings.options): the budget, when not given, is the Hypothesis
     profile's."""
     g = p.add_argument_group("search")
     for name in ("seed", "max_examples", "hypothesis_profile", "tolerance", "cases"):
@@ -91,11 +91,11 @@ def register(sub) -> None:
 
 
 def validate_search_args(args) -> None:
-    """Every option value the table knows, checked as the table says (audit.options); then the
+    """Every option value the table knows, checked as the table says (audit.settings.options); then the
     Hypothesis profile's budget when none is given."""
-    from .. import limits
-    from ..cases_arg import check_cases_arg
-    from ..hypothesis_profiles import resolve as resolve_profile
+    from ..settings import limits
+    from ..collect.cases_arg import check_cases_arg
+    from ..settings.hypothesis_profiles import resolve as resolve_profile
 
     options.validate({name: getattr(args, name) for name in options.OPTIONS
                       if name != "cases" and hasattr(args, name)})
@@ -137,7 +137,7 @@ def implementation_given(args) -> bool:
 def resolve_adapters(args):
     from ..adapters import resolve
 
-    from .. import limits
+    from ..settings import limits
 
     overrides = claim_overrides(args)
     limits.check_timeout(args.timeout)  # a configuration entry's own timeout too
@@ -153,8 +153,8 @@ def resolve_adapters(args):
 
 def check_output_names(args, adapters, default_dir=None) -> None:
     """The files named after the implementations (reports, charts, saved cases) must be
-    possible before the audit starts (audit.output_names); on an error the adapters are closed."""
-    from ..output_names import check
+    possible before the audit starts (audit.commands.output_names); on an error the adapters are closed."""
+    from .output_names import check
 
     try:
         check([a.name for a in adapters], [args.reports_dir or default_dir, args.markdown],
@@ -196,8 +196,8 @@ class ProgressLine:
 def execute(args, adapters, on_summary=None):
     """Run the audit for parsed args (shared by run and check).  The adapters stay open: the
     enrich stage's impact study scores with them; the caller closes them."""
-    from ..parallel import default_jobs
-    from ..runner import run_audit
+    from ..collect.parallel import default_jobs
+    from ..collect.runner import run_audit
 
     jobs = getattr(args, "jobs", None) or default_jobs()
     with ProgressLine(not getattr(args, "quiet", False)) as progress:
@@ -222,7 +222,7 @@ def enrich_result(args, result, adapters, *, default_dir=None, verified=None, ph
     scope sweeps and patch verifications (those in ``verified``, the others here unless
     --no-verify); the impact study of --impact-data with the audit's ``adapters``."""
     from ..enrich import ImpactRequest, enrich
-    from .impact import progress
+    from .progress import impact_progress as progress
     from .progress import Phases
 
     targets = report_targets(args, default_dir)
@@ -248,18 +248,19 @@ def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check
     reports directory, --json, --junit, the GitHub job summary.  ``accepted``: the findings
     ``check`` accepts, {(implementation, family): reason} (skipped in JUnit);
     ``check_lines``: the gate's verdict, for the job summary."""
-    from .. import outputs
-    from ..report import github, json_report, junit, terminal
+    from ..files import outputs
+    from . import writing
+    from ..render import github, json_report, junit, terminal
     from .progress import Phases
 
     width, color = outputs.terminal_facts()
     outputs.print_bytes(terminal.render(doc, width=width, color=color)["terminal.txt"])
     phases = phases or Phases(False)
     targets = report_targets(args, default_dir)
-    try:  # the paths were checked before the audit (audit.outputs); this is a late failure
+    try:  # the paths were checked before the audit (audit.files.outputs); this is a late failure
         with phases.phase("writing reports", total=len(targets) + bool(args.json) + bool(args.junit)) as task:
             for target in targets:
-                outputs.write_reports(doc, target, accepted=accepted)
+                writing.write_reports(doc, target, accepted=accepted)
                 task.advance()
             if args.json:
                 outputs.atomic_write(args.json, json_report.render(doc)["audit.json"])
@@ -275,7 +276,7 @@ def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check
 
 
 def run(args) -> int:
-    from ..outputs import check_report_outputs
+    from ..files.outputs import check_report_outputs
 
     validate_search_args(args)
     check_report_outputs(args, Path("reports") if not implementation_given(args) else None)
@@ -289,10 +290,10 @@ def run(args) -> int:
     default_dir = Path("reports") if not implementation_given(args) else None
     check_output_names(args, adapters, default_dir)
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
-    from .. import report
+    from .. import render as report
     from ..enrich import start_verification
     from ..enrich.verification import results
-    from ..procs import owned_pool
+    from ..processes.owner import owned_pool
 
     from .progress import Phases, wait_with_progress
 

@@ -22,7 +22,7 @@ Procedures (default: --sacrebleu --evaluatio):
   --sacrebleu       sacreBLEU's corpus_score(n_bootstrap=) interval, paired AR and paired bootstrap
   --evaluatio       evaluatio's chrf_ci and chrf_permutation_test, run in a private virtual
                     environment (created once under ~/.cache/chrf-audit; numpy < 2.1)
-  --reference       chrf-audit's own procedures (audit.significance): the correct baseline
+  --reference       chrf-audit's own procedures (audit.impact.significance): the correct baseline
   --ci SPEC         a Python callable fn(hypotheses, references, resamples=, alpha=, seed=)
                     returning (score, low, high); run in its own worker process
   --paired SPEC     a Python callable fn(hyps_a, hyps_b, references, resamples=, seed=)
@@ -45,7 +45,7 @@ def register(subparsers) -> None:
                    help="keywords --ci/--paired callables accept (default: resamples,alpha,seed)")
     p.add_argument("--statistic", choices=["permutation", "bootstrap", "bootstrap-t"], default="permutation",
                    help="the test statistic a --paired callable claims: permutation (default), "
-                   "bootstrap (sacreBLEU's Moses statistic) or bootstrap-t (studentized, audit.significance)")
+                   "bootstrap (sacreBLEU's Moses statistic) or bootstrap-t (studentized, audit.impact.significance)")
     p.add_argument("--draw", choices=["numpy-choice", "numpy-integers-per-position"], default=None,
                    help="the random draw --ci/--paired callables claim (numpy.random.default_rng(seed)"
                    ".choice(n, (R, n)), or one integers(0, n, R) per position): every answer is then "
@@ -114,8 +114,8 @@ def run(args) -> int:
         raise UsageError(f"--trials must be at least 20, got {args.trials}")
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    from ..limits import check_timeout
-    from ..outputs import atomic_write, check_dir, check_file
+    from ..settings.limits import check_timeout
+    from ..files.outputs import atomic_write, check_dir, check_file
     check_timeout(args.timeout)
     check_file(args.json, "--json")  # before the audit: a bad path must not cost its results
     check_dir(args.reports_dir, "--reports-dir")

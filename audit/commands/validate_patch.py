@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .. import jsontext
+from ..files import jsontext
 from ..errors import UsageError
-from ..outputs import atomic_write, check_file
+from ..files.outputs import atomic_write, check_file
 from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overrides, validate_search_args
 
 
@@ -39,7 +39,7 @@ def register(sub) -> None:
 
 
 def validate_patch(args) -> int:
-    from ..patch_validation import Target, read_diff, render, validate
+    from ..patches import Target, read_diff, render, validate
 
     validate_search_args(args)
     check_file(args.json, "--json")

@@ -2,7 +2,7 @@
 
 Each ``Promise`` is a sentence of the contract (as the conformance table shows it) and the
 family a broken promise is reported under (its title says what is wrong, implementation-
-neutral, as every family of the deviation registry does; ``audit.deviations.catalogue``
+neutral, as every family of the deviation registry does; ``audit.diagnose.deviations.catalogue``
 registers them from here).  The order is the report's.
 """
 

@@ -281,7 +281,7 @@ def load(spec: str) -> Contract:
                          "(or give a contract file)")
     else:
         raise UsageError(f"--contract {spec}: no such contract file")
-    from ..textfiles import read_text
+    from ..files.textfiles import read_text
 
     text = read_text(path, "a contract file")
     try:

@@ -5,7 +5,7 @@
 snippet, root cause, suggested patch (with its verification), scope sweep, chart path and,
 for metamorphic findings, the reference's value; per implementation, its combined patch
 (one diff fixing every family that has a patch, verified like the others).  Everything that looks at upstream
-libraries or calls an implementation happens here, so the renderers (``audit.report``) are
+libraries or calls an implementation happens here, so the renderers (``audit.render``) are
 pure functions of the enriched result:
 
 * upstream knowledge (snippets, root causes, patches) comes from ``audit.upstream``;
@@ -22,7 +22,7 @@ from __future__ import annotations
 import platform
 from typing import Optional
 
-from .. import options
+from ..settings import options
 from ..enriched import EnrichedResult, FindingDetails, finding_key
 from .impact import ImpactRequest
 from .verification import COMBINED, PatchKey, start_verification, verification_jobs, verify_all
@@ -64,7 +64,7 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
     ``impact``: impact records already made, by implementation; ``impact_request``: compute
     them with ``adapters`` (the audit's, still open; ``impact_steps``/``say``: progress)."""
     from .. import upstream
-    from ..report._text import unique_slugs
+    from ..render._text import unique_slugs
     from .scoring import AdapterScorer
 
     if verify and with_upstream:

@@ -14,27 +14,25 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .. import options
+from ..settings import options
 
 
 def adapter_name(implementation: str, claims: dict) -> Optional[str]:
     """The built-in adapter that computes ``implementation``: itself when it is one
     ("sacrebleu-chrf++"), else (an upstream's name, "sacrebleu") the first of that upstream's
     adapters whose own definition is the claimed one; None for anything not built in."""
-    from .. import upstream
-    from ..adapters import BUILTINS
-    from ..adapters.resolve import GROUPS
+    from ..adapters import Claims
+    from ..upstream import registry
 
-    if implementation in BUILTINS:
+    if registry.builtin(implementation) is not None:
         return implementation
-    try:
-        group = GROUPS.get(upstream.get(implementation).NAME) or ()
-    except KeyError:
+    library = registry.library_of(implementation)
+    if library is None:
         return None
-    for name in group:
-        if BUILTINS[name][1].definition == claims.get("definition"):
-            return name
-    return group[0] if group else None
+    for declared in library.adapters:
+        if Claims(**declared.claims).definition == claims.get("definition"):
+            return declared.name
+    return library.adapters[0].name if library.adapters else None
 
 
 class AdapterScorer:
@@ -51,14 +49,14 @@ class AdapterScorer:
     def _adapter(self, name: str):
         if name not in self._adapters:
             from ..adapters import resolve
-            from ..adapters.resolve import GROUPS
+            from ..upstream import registry
 
             if name in self._failed:  # (torchmetrics without torch): do not start it again
                 raise self._failed[name]
             if name in self.specs:
                 group, call = (name,), dict(self.specs[name], timeout=self.timeout)
             else:  # the whole upstream at once: its adapters share one worker
-                group = next((g for g in GROUPS.values() if name in g), (name,))
+                group = registry.group_of(name)
                 call = {"impl": ",".join(group), "timeout": self.timeout}
             try:
                 made = resolve(**call)

@@ -16,7 +16,7 @@ from typing import Optional
 #: (implementation, family): which patch a verification is about
 PatchKey = tuple[str, str]
 #: the "family" of an implementation's combined patch (one diff fixing every family with a
-#: patch, ``audit.patch_validation.combined``) in a PatchKey; no family name has parentheses
+#: patch, ``audit.patches.combined``) in a PatchKey; no family name has parentheses
 COMBINED = "(combined)"
 
 
@@ -24,7 +24,7 @@ def _verify(implementation: str, family: str, diff: str, before_findings: list[d
     """Whether ``diff`` fixes ``family`` of ``implementation`` without introducing another;
     ``before_findings``: ``[f.to_dict() ...]`` of that implementation's audit.  THE one place
     a suggested patch is verified."""
-    from ..patch_validation import fixes_all, verify_suggested
+    from ..patches import fixes_all, verify_suggested
 
     validation = verify_suggested(implementation, diff, before_findings)
     if family == COMBINED:  # every family the combined patch is for
@@ -62,7 +62,7 @@ def start_verification(summary, executor: Executor) -> dict[PatchKey, Future]:
 def verify_all(result, done: Optional[dict] = None) -> dict[PatchKey, bool]:
     """Every suggested patch of ``result`` verified, those in ``done`` taken as they are; two
     verifications at a time (each a separate process bound to one core)."""
-    from ..procs import owned_pool
+    from ..processes.owner import owned_pool
 
     out = dict(done or {})
     with owned_pool(2) as pool:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional
 
 import httpx
 
-from .. import options
+from ..settings import options
 from ..errors import UsageError
 
 MAX_BODY = 16 * 1024 * 1024

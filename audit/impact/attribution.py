@@ -1,9 +1,9 @@
 """Exact per-family attribution of an implementation's corpus scores (the part of the
 ``--impact-data`` study that says where a difference comes from).
 
-A family with a single exact bug model in the deviation registry (``audit.deviations``,
+A family with a single exact bug model in the deviation registry (``audit.diagnose.deviations``,
 the one place a family's model is written down) is replayed on the reference's statistics
-(``audit.models``): alone, and with every other family of the implementation but this one.
+(``audit.diagnose.models``): alone, and with every other family of the implementation but this one.
 Kept apart from the comparison (``compare``) because it never calls the implementation: it
 is exact arithmetic on the models, checked against the implementation's actual scores.
 """
@@ -16,13 +16,15 @@ from typing import Mapping, Sequence
 
 from reference_impl import ChrfParams
 
-from .. import deviations
-from ..models import ScoreVariant, TextVariant, bound_profile_cache, text_stats, variant_score
+from ..diagnose import deviations
+from ..diagnose.models import variant_score
+from ..diagnose.text_model import bound_profile_cache, text_stats
+from ..diagnose.variants import ScoreVariant, TextVariant
 from .progress import NoSteps, Steps
 
 #: An exact bug model "reproduces" the implementation's corpus score within this (0..100).
 MODEL_TOLERANCE = 1e-6
-#: Bound on the n-gram profile cache of audit.models while attributing (entries; ~40 kB each).
+#: Bound on the n-gram profile cache of audit.diagnose.models while attributing (entries; ~40 kB each).
 PROFILE_CACHE_LIMIT = 16384
 
 

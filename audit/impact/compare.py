@@ -36,7 +36,7 @@ import numpy as np
 
 from reference_impl import ChrfParams, corpus_score
 
-from .. import significance as sig
+from . import significance as sig
 from ..errors import UsageError
 from .implementation import corpus_values, segment_scores
 from .progress import NoSteps, Steps

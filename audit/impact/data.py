@@ -3,7 +3,7 @@
 
 Both end in the same shape, ``(systems, references)`` with ``systems`` mapping a name to
 its segments and ``references[i]`` listing segment i's references, and both fail with one
-``UsageError`` line naming the file (``audit.textfiles``), never a traceback.
+``UsageError`` line naming the file (``audit.files.textfiles``), never a traceback.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import UsageError
-from ..textfiles import check_same_length, read_segments
+from ..files.textfiles import check_same_length, read_segments
 
 Corpus = tuple[dict[str, list[str]], list[list[str]]]
 

@@ -4,7 +4,7 @@ reports for an implementation with findings.
 On a real corpus: the systems to compare (``closest_systems``), the comparison of
 conclusions (``compare.run_impact``), the exact per-family attribution
 (``attribution.attribute_families``), and the plain-data record the reports render
-(``study_record``, ``skipped_record``; ``audit.report`` reads it, never this module).
+(``study_record``, ``skipped_record``; ``audit.render`` reads it, never this module).
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def study(
 ) -> dict:
     """The whole impact study of one implementation with findings: the systems chosen
     (``closest_systems``), ``run_impact`` and ``attribute_families``; the record to pass
-    to ``audit.report.write_reports(impact={name: record})``.
+    to ``audit.commands.writing.write_reports`` (the record in the enriched result).
 
     ``reference_cache`` (params -> {system: reference_impl result}) is shared between
     implementations claiming the same parameters."""

@@ -1,4 +1,4 @@
-"""Built-in procedures: the project's own float64 procedures (``audit.significance``, the
+"""Built-in procedures: the project's own float64 procedures (``audit.impact.significance``, the
 correct baseline every check must pass, run in-process: it is not under audit) and sacreBLEU's
 chrF interval and paired tests.
 
@@ -11,22 +11,23 @@ crash, hang or exception of sacreBLEU is an Outcome, i.e. a robustness finding.
 from __future__ import annotations
 
 from reference_impl import ChrfParams
-from .. import significance as sig
+from ..impact import significance as sig
 from ..adapters.isolation import _AUDIT_ROOT
 from .callables import CallableProcedure, CallableProcess
 from .data import make_corpus
 from . import side_effects
-from .procedures import EXCEPTION, Outcome, Procedure, StatsClaims, data_lines, dist_version, guarded, streams
+from ..upstream.library import installed_version
+from .procedures import EXCEPTION, Outcome, Procedure, StatsClaims, data_lines, guarded, streams
 
 ALL = frozenset({"resamples", "alpha", "seed"})
 TIMEOUT = 120.0  # seconds per sacreBLEU call: hang detection only (``stats --timeout``)
 
 
 class ReferenceCI(Procedure):
-    """audit.significance.bootstrap_ci over the exact reference's segment statistics."""
+    """audit.impact.significance.bootstrap_ci over the exact reference's segment statistics."""
 
     kind, name, library = "ci", "chrf-audit:ci", "chrf-audit"
-    source = "audit/significance.py:bootstrap_ci"
+    source = "audit/impact/significance.py:bootstrap_ci"
     can_probe = True
 
     def __init__(self, params: ChrfParams | None = None):
@@ -46,7 +47,7 @@ class ReferenceCI(Procedure):
 
 
 class ReferencePaired(Procedure):
-    """audit.significance.paired_permutation / paired_bootstrap over segment statistics."""
+    """audit.impact.significance.paired_permutation / paired_bootstrap over segment statistics."""
 
     kind, library = "paired", "chrf-audit"
     can_probe = True
@@ -54,7 +55,7 @@ class ReferencePaired(Procedure):
     def __init__(self, test: str = "permutation", params: ChrfParams | None = None):
         self.test = test
         self.name = f"chrf-audit:paired-{test}"
-        self.source = f"audit/significance.py:paired_{test}"
+        self.source = f"audit/impact/significance.py:paired_{test}"
         self.claims = StatsClaims(params=params or ChrfParams.make(), accepts=ALL,
                                   statistic="bootstrap-t" if test == "bootstrap" else test,
                                   draw="numpy-choice")
@@ -102,7 +103,7 @@ class _SacrebleuWorker(CallableProcedure):
 
     def _host(self, function: str, timeout: float) -> None:
         self.spec = f"audit.stats.sacrebleu_calls:{function}"
-        self.version = dist_version("sacrebleu")  # metadata: runs none of sacreBLEU's code
+        self.version = installed_version("sacrebleu")  # metadata: runs none of sacreBLEU's code
         self.process = CallableProcess(self.spec, self.kind, timeout, import_dir=_AUDIT_ROOT)
 
     def _kw(self, resamples, seed, alpha=None) -> dict:

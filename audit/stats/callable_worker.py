@@ -4,7 +4,7 @@ SPEC KIND IMPORT_DIR``.
 Why a process: the callable is code under audit.  It may crash (a signal, ``os._exit``),
 hang, fork, print, or write to any descriptor it finds; in chrf-audit's own process any of
 those would end or corrupt the audit.  Here it runs alone, started by
-``audit.stats.callables.CallableProcess`` in its own session (``audit.procs``: the whole
+``audit.stats.callables.CallableProcess`` in its own session (``audit.processes.owner``: the whole
 group is killed on a timeout, a crash and at the end), with a temporary directory as its
 working directory, so stray relative writes land there.
 
@@ -117,7 +117,7 @@ def main() -> None:
     os.dup2(2, 1)  # the callable's prints go to stderr, never into the protocol
     sys.path.insert(0, import_dir)
 
-    from audit import subreaper
+    from audit.processes import subreaper
     from audit.adapters.worker import _watch_parent
     subreaper.become_subreaper()  # daemons the callable starts stay in this tree
     subreaper.watch_children()  # (and /proc is read only after a child exited)

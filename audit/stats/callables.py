@@ -36,7 +36,8 @@ from ..adapters.isolation import worker_env
 from ..adapters.supervisor import Supervisor
 from ..errors import UsageError
 from .external import StatsProcess
-from .procedures import Procedure, StatsClaims, data_lines, dist_version, streams
+from ..upstream.library import installed_version
+from .procedures import Procedure, StatsClaims, data_lines, streams
 
 
 def check_spec(spec: str) -> None:
@@ -127,7 +128,7 @@ class CallableProcedure(Procedure):
         self.spec = spec
         self.name = spec
         self.library = spec.partition(":")[0].split(".")[0]
-        self.version = dist_version(self.library)
+        self.version = installed_version(self.library)
         self.claims = claims
         self.process = CallableProcess(spec, kind, timeout)
         try:

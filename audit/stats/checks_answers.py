@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import significance as sig
+from ..impact import significance as sig
 from . import stat_tests as T
 from .checks import Answer, CheckResult, Session, fmt
 from .models import Null, ci_replay, paired_replay

@@ -2,7 +2,7 @@
 
 Texts are random words from a seeded vocabulary; a hypothesis is its reference with words
 replaced at a rate.  Every corpus carries the exact reference's segment statistics (int64,
-``audit.significance.stats_array``) and float64 sentence scores, so the checks' float64
+``audit.impact.significance.stats_array``) and float64 sentence scores, so the checks' float64
 models never call an audited library.  Generation is vectorised (one numpy call per
 sentence, not per word): building the corpora is a good part of an audit's run time.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reference_impl import ChrfParams, segment_statistics
-from .. import significance as sig
+from ..impact import significance as sig
 
 LETTERS = np.array(list("abcdefghijklmnopqrstuvwxyz"))
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from ..locking import locked
-from ..stderr_lines import informative
+from ..files.locking import locked
+from ..processes import owner as procs
+from ..processes.stderr_lines import informative
 
 EVALUATIO_VERSION = "0.5.2"
 SERVER = Path(__file__).with_name("evaluatio_server.py")
@@ -90,7 +90,7 @@ def _create(venv: Path, version: str, log) -> None:
              [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check",
               f"evaluatio=={version}", sb]]
     for cmd in steps:
-        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace")
+        r = procs.run(cmd, errors="replace")
         if r.returncode != 0:
             said = informative(r.stderr or r.stdout) or "(no output)"
             raise UsageError(f"cannot prepare the evaluatio environment: {' '.join(cmd[:4])}... "

@@ -157,7 +157,7 @@ def _check_claims(c: StatsClaims) -> None:
         raise ValueError(f"interval {c.interval!r} is not one of {', '.join(INTERVALS)}")
     if c.draw is not None and not isinstance(c.draw, str):
         raise ValueError(f"draw must be a string, got {c.draw!r}")
-    from ..limits import limit
+    from ..settings.limits import limit
     top = limit("resamples")
     if not (0 < c.alpha < 1) or not (1 <= c.resamples <= top) or not (1 <= c.min_resamples <= top):
         raise ValueError(f"alpha must be in (0, 1), resamples and min_resamples in 1..{top} "

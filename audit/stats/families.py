@@ -1,6 +1,6 @@
 """The families of bugs in statistical procedures (confidence intervals, paired tests).
 
-Kept apart from ``audit.families`` (score families): a stats finding is about a *procedure*
+Kept apart from ``audit.diagnose.families`` (score families): a stats finding is about a *procedure*
 (an interval, a p-value), not about one score.  Each family has a stable kebab-case id, a
 one-sentence title, the statistical test its check uses, and that check's false-alarm rate
 on a correct procedure at the default settings (``audit.stats.runner.DEFAULTS``).  The rates

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from reference_impl import ChrfParams
-from .. import significance as sig
+from ..impact import significance as sig
 from .procedures import DRAWS, StatsClaims, interval_from
 
-#: tie tolerance of a ``>=`` count (as audit.significance)
+#: tie tolerance of a ``>=`` count (as audit.impact.significance)
 TIE = 1e-9
 
 
@@ -78,7 +78,7 @@ def paired_null(a, b, sa, sb, claims: StatsClaims, trials: int, seed, over: str)
     swapped with probability 1/2 (``integers(2, size=(trials, n), dtype=bool)``); bootstrap
     on ``choice(n, (trials, n))``: ``"bootstrap"`` is sacreBLEU's Moses statistic
     (|d_r| - mean|d_r| > |observed|), ``"bootstrap-t"`` the studentized test of
-    ``audit.significance.paired_bootstrap`` (|d_r - observed| / se_r >= |observed| / se)."""
+    ``audit.impact.significance.paired_bootstrap`` (|d_r - observed| / se_r >= |observed| / se)."""
     params: ChrfParams = claims.params
     n = len(sa) if sa is not None else a.shape[0]
     rng = np.random.default_rng(seed)
@@ -121,7 +121,7 @@ def paired_replay(ans, claims: StatsClaims, over: str = "statistics") -> Null:
 
 
 def _studentized(a, b, sa, sb, params, idx, over: str) -> Null:
-    """The bootstrap-t statistic over summed statistics (audit.significance's arithmetic,
+    """The bootstrap-t statistic over summed statistics (audit.impact.significance's arithmetic,
     ``studentized_count``) or over sentence scores (a t statistic of the mean sentence-score
     difference)."""
     if over == "statistics":

@@ -44,7 +44,7 @@ class StatsClaims:
     min_resamples: int = 1              # fewer means "no resampling" by API design
     interval: str = "percentile"        # how (low, high) is built from resampled scores
     statistic: str = "permutation"      # paired: "permutation", "bootstrap" (Moses/sacreBLEU)
-                                        # or "bootstrap-t" (audit.significance)
+                                        # or "bootstrap-t" (audit.impact.significance)
     strict: bool = False                # paired: count |d| > observed (True) or >= (False)
     draw: Optional[str] = None          # a known random draw (see DRAWS), replayed in float64
     documented_layout: str = "segments" # "segments": refs[i] = refs of segment i; "streams"
@@ -114,7 +114,7 @@ def _draw_columns(seed, n: int, resamples: int) -> np.ndarray:
 
 #: Known bootstrap draws: name -> (seed, n_segments, resamples) -> indices (resamples, n).
 DRAWS: dict[str, Callable[..., np.ndarray]] = {
-    # sacreBLEU _bootstrap_resample / _paired_bs_test, audit.significance
+    # sacreBLEU _bootstrap_resample / _paired_bs_test, audit.impact.significance
     "numpy-choice": _draw_choice,
     # evaluatio chrf_ci: one rng.integers(0, n, size=resamples) per segment position
     "numpy-integers-per-position": _draw_columns,
@@ -157,15 +157,6 @@ def guarded(fn: Callable[[], dict], kind: str) -> Outcome:
     except (TypeError, ValueError) as e:
         return Outcome(INVALID, None, f"non-numeric result {values!r}: {e}"[:300])
     return outcome(kind, values)
-
-
-def dist_version(dist: str) -> Optional[str]:
-    """An installed distribution's version from its metadata (running none of its code)."""
-    try:
-        from importlib.metadata import version
-        return version(dist)
-    except Exception:  # noqa: BLE001 - not installed, or a local module without metadata
-        return None
 
 
 def streams(refs: Sequence[Sequence[str]]) -> list[list[str]]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict
 
-from .. import jsontext
-from ..report._text import visible
+from ..files import jsontext
+from ..render._text import visible
 from .families import FAMILIES
 from .runner import StatsRun
 

@@ -21,7 +21,8 @@ from .checks_ci import check_ci
 from .checks_edge import edges
 from .checks_paired import check_paired
 from .families import FAMILIES
-from .procedures import Procedure, dist_version
+from ..upstream.library import installed_version
+from .procedures import Procedure
 
 
 @dataclass
@@ -65,8 +66,8 @@ class StatsRun:
 
 def environment() -> dict:
     env = {"python": platform.python_version(), "numpy": np.__version__}
-    if dist_version("sacrebleu"):  # metadata: importing sacreBLEU (code under audit) is for workers
-        env["sacrebleu"] = dist_version("sacrebleu")
+    if installed_version("sacrebleu"):  # metadata: importing sacreBLEU (code under audit) is for workers
+        env["sacrebleu"] = installed_version("sacrebleu")
     from .. import __version__
     env["chrf_audit"] = __version__
     return env

@@ -1,7 +1,7 @@
 """Knowledge of the built-in upstream libraries (nltk, sacrebleu): standalone repro
 snippets, root-cause locations in the installed source, patch suggestions as unified diffs,
 and scope sweeps.  Whether a suggested patch works is judged by
-``audit.patch_validation.verify_suggested`` (the path of ``chrf-audit validate-patch``).
+``audit.patches.verify_suggested`` (the path of ``chrf-audit validate-patch``).
 
 Public API::
 
@@ -11,11 +11,11 @@ Public API::
     combined_patch(implementation, families) -> dict | None   # one diff fixing them all
     scope(implementation, finding, score) -> dict | None    # score: the implementation, isolated
 
-A plug-in (one module per library: ``nltk.py``, ``sacrebleu.py``, ``torchmetrics.py``; the next
-library is one more module in ``_MODULES``) declares ``NAME`` (its key in the deviation
-registry, where its root-cause patterns per family live), ``DISTRIBUTION``, ``MODULE`` (the
-source searched for root causes), ``DEFAULT_CLAIMS``, ``repro_snippet(finding, version)``,
-``patched_source(family)``, ``combined_source(families)`` and ``PATCH_DESCRIPTIONS`` (patches keyed by registry families).
+One module per library (``nltk.py``, ``sacrebleu.py``, ``torchmetrics.py``) ends in its
+``Upstream`` object (``library.py``): built-in adapter names and claims, the backend class the
+worker builds, the source searched for root causes (patterns per family in the deviation
+registry, under the library's name), repro snippets and patches keyed by registry families.
+``registry.LIBRARIES`` lists them: the next library is one more module and one line there.
 Its sweeps are the registry's, run by the enrich stage through the library's isolated
 adapters.
 
@@ -26,55 +26,36 @@ imported directly, or the JSON request of an external program), the others retur
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Optional
 
-from . import nltk as _nltk
-from . import sacrebleu as _sacrebleu
-from . import torchmetrics as _torchmetrics
-from ._base import claims_with_defaults, explain_root_cause, installed_version, py_list_literal, py_literal
+from ._base import claims_with_defaults, explain_root_cause, py_list_literal, py_literal
+from .library import Upstream, installed_version
 from .patching import PatchError, apply_unified_diff, make_diff
-
-_MODULES: dict[str, ModuleType] = {"nltk": _nltk, "sacrebleu": _sacrebleu, "torchmetrics": _torchmetrics}
+from .registry import libraries, library_of
 
 __all__ = [
     "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
     "scope", "apply_unified_diff", "PatchError", "combined_patch",
 ]
 
-BUILTIN = tuple(_MODULES)
+BUILTIN = tuple(libraries())
 
 
-def _key(implementation: str) -> Optional[str]:
-    """The upstream a built-in adapter name belongs to: "nltk", "sacrebleu" and
-    "torchmetrics" themselves, and ``<upstream>-chrf...`` ("sacrebleu-chrf++-eps",
-    "torchmetrics-chrf").  Callables (``pkg.mod:fn``), external programs and names given
-    with ``--name`` belong to none, even when they start like one."""
-    name = (implementation or "").lower()
-    if name in _MODULES:
-        return name
-    head, sep, tail = name.partition("-")
-    if sep and head in _MODULES and tail.startswith("chrf") and ":" not in tail and " " not in tail:
-        return head
-    return None
-
-
-def get(implementation: str) -> ModuleType:
-    """The knowledge module of a built-in upstream, by upstream or built-in adapter name;
-    KeyError otherwise."""
-    key = _key(implementation)
-    if key is None:
+def get(implementation: str) -> Upstream:
+    """The library a built-in name belongs to (``registry.library_of``); KeyError otherwise."""
+    found = library_of(implementation)
+    if found is None:
         raise KeyError(implementation)
-    return _MODULES[key]
+    return found
 
 
 def is_builtin(implementation: str) -> bool:
-    return _key(implementation) is not None
+    return library_of(implementation) is not None
 
 
 def version(implementation: str) -> Optional[str]:
     try:
-        return installed_version(get(implementation).DISTRIBUTION)
+        return installed_version(get(implementation).distribution)
     except KeyError:
         return None
 
@@ -163,7 +144,7 @@ def _one_line(text, limit=200) -> str:
     """One line of a snippet (a comment, the command): an implementation's error text, name
     or command may hold newlines, ESC or surrogates, which must neither end the comment nor
     reach the reader's terminal."""
-    from ..report._text import visible
+    from ..render._text import visible
 
     return visible(" ".join(str(text).split()), keep="")[:limit]
 
@@ -191,9 +172,9 @@ def root_cause(implementation: str, family: str) -> Optional[dict]:
         module = get(implementation)
     except KeyError:
         return None
-    from ..deviations import root_causes
+    from ..diagnose.deviations import root_causes
 
-    return explain_root_cause(module.MODULE, root_causes(module.NAME), family)
+    return explain_root_cause(module.module, root_causes(module.name), family)
 
 
 def patch(implementation: str, family: str) -> Optional[str]:
@@ -213,7 +194,7 @@ def combined_patch(implementation: str, families) -> Optional[dict]:
     """One unified diff against the installed source fixing every family of ``families``
     that has a patch: ``{"diff", "families", "files"}``, or None when fewer than two have
     one (the per-family patch is then the whole fix) or their edits do not combine.  Whether
-    it works is judged by ``audit.patch_validation.combined_patch``."""
+    it works is judged by ``audit.patches.combined_patch``."""
     try:
         found = get(implementation).combined_source(list(families))
     except KeyError:
@@ -227,7 +208,7 @@ def combined_patch(implementation: str, families) -> Optional[dict]:
 
 def patch_description(implementation: str, family: str) -> Optional[str]:
     try:
-        return get(implementation).PATCH_DESCRIPTIONS.get(family)
+        return get(implementation).patch_descriptions.get(family)
     except KeyError:
         return None
 
@@ -243,7 +224,7 @@ def scope(implementation: str, finding, score) -> Optional[dict]:
         module = get(implementation)
     except KeyError:
         return None
-    claims = claims_with_defaults({**module.DEFAULT_CLAIMS, **(finding.claims or {})})
+    claims = claims_with_defaults({**module.default_claims, **(finding.claims or {})})
     try:
         return sweep(finding, claims, lambda level, items: score(claims, level, items))
     except Exception:

@@ -178,15 +178,6 @@ def locate(module_name: str, pattern: str, *, context: int = 3) -> Optional[dict
     return None
 
 
-def installed_version(distribution: str) -> Optional[str]:
-    try:
-        from importlib.metadata import version
-
-        return version(distribution)
-    except Exception:
-        return None
-
-
 def explain_root_cause(module_name: str, table: dict, family: str) -> Optional[dict]:
     """Locate ``table[family] = (pattern, why)`` in the installed source of ``module_name``."""
     entry = table.get(family)

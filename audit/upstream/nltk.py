@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Optional
 
 from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, combine_edits, exact_beta, py_list_literal, py_literal
+from .library import BuiltinAdapter, Upstream, plain_beta, source_of
 
 NAME = "nltk"
 DISTRIBUTION = "nltk"
@@ -273,3 +274,52 @@ def combined_source(families) -> Optional[tuple[str, str, str, list[str]]]:
     """(relative file, original text, text fixing every family of ``families`` that has a
     patch, those families) or None when fewer than two have one or their edits do not combine."""
     return combine_edits(MODULE, _EDITS, COMBINED_EDITS, families)
+# -- the backend the worker builds ----------------------------------------------------------
+
+
+class NltkBackend:
+    """Calls nltk's ``sentence_chrf``/``corpus_chrf`` inside the worker (reference first, one
+    reference per segment)."""
+
+    def __init__(self):
+        from nltk.translate import chrf_score
+
+        self.m = chrf_score
+
+    def describe(self):
+        from importlib import metadata
+
+        return {
+            "version": metadata.version("nltk"),
+            "sources": {
+                "sentence": source_of(self.m.sentence_chrf),
+                "corpus": source_of(self.m.corpus_chrf),
+            },
+        }
+
+    @staticmethod
+    def _kw(claims):
+        return dict(
+            min_len=1,
+            max_len=claims["char_order"],
+            beta=plain_beta(claims["beta"]),
+            ignore_whitespace=not claims["whitespace"],
+        )
+
+    def sentence(self, claims, hypothesis, references):
+        return self.m.sentence_chrf(references[0], hypothesis, **self._kw(claims))
+
+    def corpus(self, claims, hypotheses, references):
+        return self.m.corpus_chrf([r[0] for r in references], hypotheses, **self._kw(claims))
+
+
+UPSTREAM = Upstream(
+    name=NAME, distribution=DISTRIBUTION, module=MODULE, default_claims=DEFAULT_CLAIMS,
+    adapters=(
+        BuiltinAdapter("nltk", dict(char_order=6, word_order=0, beta=3, whitespace=False, definition="sacrebleu",
+                                    scale=1),
+                       accepts=frozenset({"char_order", "beta", "whitespace"}), multi_reference=False, default=True),
+    ),
+    combined_source=combined_source, backend=NltkBackend, repro_snippet=repro_snippet, patched_source=patched_source,
+    patch_descriptions=PATCH_DESCRIPTIONS,
+)

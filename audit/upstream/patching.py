@@ -6,7 +6,7 @@ nearest offset, like ``patch --fuzz=0``); the installed package is never written
 external ``patch`` program is used: the same diff gives the same copy on every machine,
 whether or not one is installed.  Every path a diff names
 is checked (``safe_relpath``, ``contained``) before anything is copied or written.  Auditing
-the patched copy is ``audit.patch_validation``'s job.
+the patched copy is ``audit.patches``'s job.
 """
 
 from __future__ import annotations

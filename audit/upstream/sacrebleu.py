@@ -13,6 +13,7 @@ import textwrap
 from typing import Optional
 
 from ._base import CLAIM_DEFAULTS, beta_literal, claims_with_defaults, py_list_literal, py_literal
+from .library import BuiltinAdapter, Upstream, plain_beta, source_of
 
 NAME = "sacrebleu"
 DISTRIBUTION = "sacrebleu"
@@ -61,5 +62,80 @@ def patched_source(family: str):
     return None
 
 
-def combined_source(families):
-    return None
+# -- the backend the worker builds ----------------------------------------------------------
+
+
+class SacrebleuBackend:
+    """Calls sacreBLEU's ``CHRF`` inside the worker, one metric object per claim set."""
+
+    def __init__(self, eps_smoothing: bool):
+        from sacrebleu.metrics.chrf import CHRF
+
+        self.CHRF = CHRF
+        self.eps = eps_smoothing
+        self._metrics = {}
+
+    def metric(self, claims):
+        key = (claims["char_order"], claims["word_order"], claims["beta"],
+               claims["lowercase"], claims["whitespace"])
+        m = self._metrics.get(key)
+        if m is None:
+            m = self.CHRF(
+                char_order=claims["char_order"],
+                word_order=claims["word_order"],
+                beta=plain_beta(claims["beta"]),
+                lowercase=claims["lowercase"],
+                whitespace=claims["whitespace"],
+                eps_smoothing=self.eps,
+            )
+            self._metrics[key] = m
+        return m
+
+    def describe(self):
+        from importlib import metadata
+
+        return {
+            "version": metadata.version("sacrebleu"),
+            "sources": {
+                "sentence": source_of(self.CHRF._compute_f_score),
+                "corpus": source_of(self.CHRF._aggregate_and_compute),
+            },
+        }
+
+    def signature(self, claims):
+        m = self.CHRF(
+            char_order=claims["char_order"], word_order=claims["word_order"],
+            beta=plain_beta(claims["beta"]), lowercase=claims["lowercase"],
+            whitespace=claims["whitespace"], eps_smoothing=self.eps,
+        )
+        m.num_refs = -1  # the audit uses varying reference counts: sacreBLEU writes "var"
+        return m.get_signature().format()
+
+    def sentence(self, claims, hypothesis, references):
+        return _score_attr(self.metric(claims).sentence_score(hypothesis, references))
+
+    def corpus(self, claims, hypotheses, references):
+        # sacreBLEU takes reference *streams* (one list per reference index); segments
+        # with fewer references are padded with None, which sacreBLEU skips.
+        nrefs = max((len(r) for r in references), default=0)
+        streams = [[r[k] if k < len(r) else None for r in references] for k in range(nrefs)]
+        return _score_attr(self.metric(claims).corpus_score(hypotheses, streams))
+
+
+def _score_attr(score_obj):
+    return getattr(score_obj, "score", score_obj)
+
+
+UPSTREAM = Upstream(
+    name=NAME, distribution=DISTRIBUTION, module=MODULE, default_claims=DEFAULT_CLAIMS,
+    adapters=(
+        BuiltinAdapter("sacrebleu-chrf", dict(word_order=0), {"eps_smoothing": False}, default=True),
+        BuiltinAdapter("sacrebleu-chrf++", dict(word_order=2), {"eps_smoothing": False}, default=True),
+        BuiltinAdapter("sacrebleu-chrf-eps", dict(word_order=0, definition="sacrebleu-eps"), {"eps_smoothing": True},
+                       default=True),
+        BuiltinAdapter("sacrebleu-chrf++-eps", dict(word_order=2, definition="sacrebleu-eps"),
+                       {"eps_smoothing": True}, default=True),
+    ),
+    backend=SacrebleuBackend, repro_snippet=repro_snippet, patched_source=patched_source,
+    patch_descriptions=PATCH_DESCRIPTIONS, native_signature=True,
+)

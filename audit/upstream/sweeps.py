@@ -50,7 +50,7 @@ _CORPUS_ADDED = {
 
 def _plan(family: str, nc: int) -> Optional[tuple[dict, list, list]]:
     """(header, xs, items) of the family's sweep, or None.  ``nc``: the claimed char order."""
-    from ..deviations import sweep_of
+    from ..diagnose.deviations import sweep_of
 
     kind = sweep_of(family)
     if kind == "length" or family == "precision-loss":

@@ -11,7 +11,7 @@ fractions, a library-like class), and exposes:
 * ``ACCEPTS`` (optional): claim names the callables take as keyword arguments, with the
   claimed values as defaults (the audit varies them to find ``parameter-ignored-*`` bugs);
 * ``BUGS``: {family id: how this code has it}; every one must be named by the audit.  The ids
-  are catalogued families (``audit.families.FAMILIES``) or the new ones in ``NEW_FAMILIES``;
+  are catalogued families (``audit.diagnose.families.FAMILIES``) or the new ones in ``NEW_FAMILIES``;
 * ``UNCATALOGUED``: bugs no family describes (one line each);
 * ``ALLOWED``: further family ids that truly describe the code (``exception`` when it raises
   on some input class, ``out-of-range``, ``invalid-output``, ...); ``unexplained`` and

@@ -1,0 +1,252 @@
+"""Held-out trigger inputs: for each family, inputs drawn to exercise what it changes.
+
+An explanation is accepted only when it predicts the implementation on such inputs
+(``audit.diagnose.classify``).  The inputs keep everything else neutral where they can: plain
+lowercase letters, hypothesis and reference of equal length (so that every order has as
+many hypothesis as reference n-grams and P = R per order: the averaging, beta and swap
+families cannot show), at least ``char_order + 2`` characters (every order effective: the
+divisor families cannot show), one reference and one segment -- except where the family is
+about exactly that.  A family's characters go into both sides, at different places.
+
+Each generator is ``(params, level, nrefs, rng) -> list of segment lists`` and is drawn from a
+``random.Random`` seeded by the family id, so the inputs are the same on every run.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+_LETTERS = "abcdefgh"
+_ISSPACE = [chr(c) for c in range(0x3001) if chr(c).isspace()]
+_WS_MARKERS = ["\x1c", "\x1d", "\x1e", "\x1f", "\t", "\n", "\xa0", "\u2003", "\u3000", "\x85", " "]
+_FORMAT = ["\ufeff", "\u200c", "\u200d", "\u200e", "\u200f"]
+
+
+def _word_lengths(rng, params, total: int) -> list[int]:
+    if not params.word_order:
+        return [total]
+    out = []
+    while total > 0:
+        n = min(total, rng.randint(2, 4))
+        out.append(n)
+        total -= n
+    return out
+
+
+def _text(rng, lengths, alphabet=_LETTERS) -> str:
+    return " ".join("".join(rng.choice(alphabet) for _ in range(n)) for n in lengths)
+
+
+def _mutate(rng, text: str, alphabet=_LETTERS, rate=0.35) -> str:
+    return "".join(rng.choice(alphabet) if c != " " and rng.random() < rate else c for c in text)
+
+
+def _pair(rng, params, length=None, alphabet=_LETTERS):
+    n = length or rng.randint(params.char_order + 2, params.char_order + 8)
+    hyp = _text(rng, _word_lengths(rng, params, n), alphabet)
+    return hyp, _mutate(rng, hyp, alphabet)
+
+
+def _insert(rng, text: str, chars, ends: bool = False) -> str:
+    for ch in chars:
+        pos = rng.choice([0, len(text)]) if ends and rng.random() < 0.5 else rng.randint(1, max(1, len(text) - 1))
+        text = text[:pos] + ch + text[pos:]
+    return text
+
+
+def _one(hyp, ref):
+    return [(hyp, [ref])]
+
+
+def plain(params, level, nrefs, rng):
+    return [_one(*_pair(rng, params)) for _ in range(24)]
+
+
+def short(params, level, nrefs, rng):
+    out = []
+    for i in range(24):
+        n = rng.randint(1, max(1, params.char_order - 1))
+        t = _text(rng, [n])
+        out.append(_one(t, t) if i % 2 == 0 else _one(t, _mutate(rng, t)))
+    return out
+
+
+def unequal_pr(params, level, nrefs, rng):
+    out = []
+    for _ in range(24):
+        ref = _text(rng, _word_lengths(rng, params, rng.randint(params.char_order + 4, params.char_order + 9)))
+        cut = rng.randint(params.char_order + 1, len(ref) - 1)
+        hyp = ref[:cut].strip() if rng.random() < 0.5 else ref + _text(rng, [rng.randint(1, 4)])
+        out.append(_one(_mutate(rng, hyp, rate=0.15), ref))
+    return out
+
+
+def empty(params, level, nrefs, rng):
+    blanks = [""] if params.whitespace else ["", " ", "\t", "\n", "\u3000", "  "]
+    out = []
+    for _ in range(24):
+        k = rng.randint(1, 3) if level == "corpus" else 1
+        out.append([(rng.choice(blanks), [rng.choice(blanks) for _ in range(nrefs)]) for _ in range(k)])
+    return out
+
+
+def repeats(params, level, nrefs, rng):
+    return [_one(*(_text(rng, [n], "ab"), _text(rng, [n], "ab")))
+            for n in (rng.randint(params.char_order + 2, params.char_order + 8) for _ in range(24))]
+
+
+def short_references(params, level, nrefs, rng):
+    out = []
+    for _ in range(24):
+        segs = [_pair(rng, params)]
+        for _ in range(rng.randint(1, 2)):
+            r = _text(rng, [rng.randint(1, max(1, params.char_order - 1))])
+            segs.append((_text(rng, [rng.randint(len(r) + 1, params.char_order + 3)]), r))
+        rng.shuffle(segs)
+        out.append([(h, [r]) for h, r in segs])
+    return out
+
+
+def _both(rng, params, pool, k=(1, 3), ends=False):
+    hyp, ref = _pair(rng, params)
+    chars = [rng.choice(pool) for _ in range(rng.randint(*k))]
+    return _one(_insert(rng, hyp, chars, ends), _insert(rng, ref, chars, ends))
+
+
+def whitespace(params, level, nrefs, rng):
+    return [_both(rng, params, _WS_MARKERS + _ISSPACE, ends=True) for _ in range(24)]
+
+
+def format_chars(params, level, nrefs, rng):
+    return [_both(rng, params, _FORMAT) for _ in range(24)]
+
+
+def case(params, level, nrefs, rng):
+    out = []
+    for _ in range(24):
+        hyp, ref = _pair(rng, params)
+        up = lambda t: "".join(c.upper() if rng.random() < 0.4 else c for c in t)  # noqa: E731
+        out.append(_one(up(hyp), ref if rng.random() < 0.5 else up(ref)))
+    return out
+
+
+def casefold(params, level, nrefs, rng):
+    return [_both(rng, params, ["\xdf", "\ufb01", "\u0130", "\u1e9e"]) for _ in range(24)]
+
+
+def non_ascii(params, level, nrefs, rng):
+    return [_one(*_pair(rng, params, alphabet="ab\xe9\xe8\xfc\u0436")) for _ in range(24)]
+
+
+def non_bmp(params, level, nrefs, rng):
+    return [_one(*_pair(rng, params, alphabet="ab\U0001F600\U0001F601\U0001F642")) for _ in range(24)]
+
+
+def normalization(params, level, nrefs, rng):
+    pairs = [("\xe9", "e\u0301"), ("\ufb01", "fi"), ("\xc5", "A\u030a"), ("\u2460", "1"), ("\xf1", "n\u0303")]
+    out = []
+    for _ in range(24):
+        hyp, ref = _pair(rng, params)
+        a, b = rng.choice(pairs)
+        out.append(_one(_insert(rng, _insert(rng, hyp, [a]), [b]), _insert(rng, _insert(rng, ref, [b]), [a])))
+    return out
+
+
+def punctuation(params, level, nrefs, rng):
+    marks = [".", ",", "(", ")", "!", "?", "'", '"', ":"]
+    out = []
+    for _ in range(24):
+        words = _text(rng, [rng.randint(2, 4) for _ in range(rng.randint(2, 4))]).split()
+        def dress(ws):
+            res = []
+            for w in ws:
+                r = rng.random()
+                res.append(w + rng.choice(marks) if r < 0.3 else rng.choice(marks) + w if r < 0.5
+                           else rng.choice(marks) + w + rng.choice(marks) if r < 0.7 else w)
+            return " ".join(res)
+        out.append(_one(dress(words), dress(words)))
+    return out
+
+
+def references(params, level, nrefs, rng):
+    k = max(2, nrefs)
+    out = []
+    for _ in range(24):
+        hyp, good = _pair(rng, params)
+        refs = [_mutate(rng, hyp, rate=rng.choice([0.6, 0.9])) for _ in range(k - 1)]
+        refs.insert(rng.randint(0, k - 1), _mutate(rng, hyp, rate=0.1))
+        out.append([(hyp, refs)])
+    return out
+
+
+def segments(params, level, nrefs, rng):
+    return [[(h, [r]) for h, r in (_pair(rng, params, rng.randint(params.char_order + 2, 3 * params.char_order + 4))
+                                   for _ in range(rng.randint(2, 4)))] for _ in range(24)]
+
+
+def zero_segments(params, level, nrefs, rng):
+    out = []
+    for _ in range(24):
+        segs = [(h, [r]) for h, r in (_pair(rng, params) for _ in range(rng.randint(1, 2)))]
+        for _ in range(rng.randint(1, 2)):
+            n = rng.randint(1, params.char_order + 4)
+            segs.append((_text(rng, [n], "abcd"), [_text(rng, [rng.randint(1, n + 2)], "wxyz")]))
+        rng.shuffle(segs)
+        out.append(segs)
+    return out
+
+
+def empty_references(params, level, nrefs, rng):
+    """Segments with empty references beside non-empty ones, and (corpus) segments whose only
+    reference is empty."""
+    out = []
+    for _ in range(24):
+        segs = []
+        for _ in range(rng.randint(1, 3) if level == "corpus" else 1):
+            hyp, ref = _pair(rng, params)
+            if rng.random() < 0.5:  # a reference the hypothesis shares nothing with: a tie at 0
+                ref = _text(rng, [len(ref)], "stuvwxyz")
+            refs = ["", ref] if nrefs > 1 and rng.random() < 0.7 else [""]
+            segs.append((hyp, refs))
+        if level == "corpus":
+            segs.append(_pair(rng, params))
+            segs[-1] = (segs[-1][0], [segs[-1][1]])
+            rng.shuffle(segs)
+        out.append(segs)
+    return out
+
+
+GENERATORS = {
+    "plain": plain, "short": short, "unequal-pr": unequal_pr, "empty": empty, "repeats": repeats,
+    "short-references": short_references, "whitespace": whitespace, "format": format_chars, "case": case,
+    "casefold": casefold, "non-ascii": non_ascii, "non-bmp": non_bmp, "normalization": normalization,
+    "punctuation": punctuation, "references": references, "segments": segments, "zero-segments": zero_segments,
+    "empty-references": empty_references,
+}
+#: Generators whose inputs have several segments (the rest give one-segment inputs).
+MULTI_SEGMENT = {"short-references", "segments", "zero-segments", "empty-references"}
+
+
+def draw(family: str, generator: str, params, level: str, nrefs: int) -> list:
+    """The family's pool of trigger inputs (segment lists), the same on every run."""
+    rng = random.Random(zlib.crc32(f"{family}|{level}".encode()))
+    return GENERATORS[generator](params, level, nrefs, rng)
+
+
+#: Generators that draw several references per segment (the others draw one).
+MULTI_REFERENCE = {"references", "empty-references"}
+
+
+def pool(family: str, params, level: str, nrefs: int) -> list:
+    """A family's trigger inputs at ``level`` for an implementation that takes up to
+    ``nrefs`` references per segment: its generator's pool (``"plain"`` for a family that
+    names none), one segment each at sentence level."""
+    from . import get
+
+    dev = get(family)
+    gen = dev.trigger if dev is not None and dev.trigger else "plain"
+    out = draw(family, gen, params, level, nrefs if gen in MULTI_REFERENCE else 1)
+    if level == "sentence" and gen in MULTI_SEGMENT:
+        out = [p[:1] for p in out]
+    return out

@@ -1,0 +1,174 @@
+"""Candidate explanations of one divergence: the deviation sets whose exact model gives the
+implementation's output on this input.
+
+A candidate is only a hypothesis: ``audit.diagnose.classify`` accepts it when it also predicts the
+implementation on held-out inputs drawn to exercise its families' triggers.  Candidates come
+by increasing size (number of deviations, an output deviation counting as one), text
+deviations before score deviations, so that classification is deterministic.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Optional
+
+from reference_impl import ChrfParams, SegmentStats
+
+from . import deviations
+from .models import FLOAT32_BOUND, agrees, variant_score
+from .text_model import text_stats
+from .variants import ScoreVariant, TextVariant
+
+
+@dataclass
+class Explanation:
+    families: list[str]
+    value: Fraction
+    detail: str = ""
+    variant: tuple = ()  # (TextVariant, ScoreVariant), to predict other inputs
+    #: held-out targeted inputs the explanation predicted, of how many (set on confirmation)
+    predicted: int = 0
+    targeted: int = 0
+
+
+def rounded_matches(value: Fraction, actual: float, scale: int, tol: float) -> Optional[int]:
+    """Decimals k at which ``value`` rounded on the implementation's scale gives ``actual``
+    (-1: float32 of the result), or None."""
+    exact = float(value)
+    if abs(exact - actual) > 50.0 * 100 / scale:  # more than any rounding can move it
+        return None
+    own = exact * scale / 100
+    # Coarser than whole points on 0..100 is not "precision loss" but a different score.
+    for k in range(0 if scale == 100 else 2, 9):
+        if abs(round(own, k) * 100 / scale - actual) <= tol:
+            return k
+    from .models import float32
+
+    if abs(float32(exact) - actual) <= tol:
+        return -1
+    return None
+
+
+def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: ChrfParams):
+    """Score deviations that can change a score computed from these statistics (each test is
+    structural: it holds in any combination)."""
+    flat = [c for seg in raw for c in seg]
+    pool = list(flat)
+    if len(flat) > 1:
+        pool.append(SegmentStats(tuple(map(sum, zip(*(x.hyp for x in flat)))),
+                                 tuple(map(sum, zip(*(x.ref for x in flat)))),
+                                 tuple(map(sum, zip(*(x.match for x in flat))))))
+    partial = any(any(h and r for h, r in zip(x.hyp, x.ref)) and not all(h and r for h, r in zip(x.hyp, x.ref))
+                  for x in pool)
+    unequal = any(h and r and m * r != m * h for x in pool for h, r, m in zip(x.hyp, x.ref, x.match))
+    matched = any(any(x.match) for x in pool)
+    empty = any(not getattr(x, "hyp_total", sum(x.hyp)) and not any(x.ref) for x in flat)
+    refs_differ = any(len(set(seg)) > 1 for seg in raw)
+    zero_segment = len(raw) > 1 and any(not any(any(c.match) for c in seg) for seg in raw)
+    keep = []
+    for f, val in alts:
+        if f == "divisor" and not partial:
+            continue
+        if f == "average" and val != "pooled" and not unequal:
+            continue
+        if f == "average" and val == "pooled" and not matched:
+            continue
+        if f in ("swapped", "beta_not_squared", "beta") and not unequal:
+            continue
+        if f in ("swapped", "beta_not_squared") and params.beta == 1:
+            continue
+        if f == "empty_perfect" and not empty:
+            continue
+        if f == "references" and val in ("first", "mean") and not refs_differ:
+            continue
+        if f == "references" and val == "sentinel-zero" and not zero_segment:
+            continue
+        keep.append((f, val))
+    return keep
+
+
+def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: str, actual: float,
+            tolerance: float, scale: int = 100, max_size: int = 3, base: Optional[tuple] = None):
+    """Yield, by increasing size, the lists of deviation sets whose model gives ``actual`` on
+    this input (exactly, or after an output deviation: rounding, float32).
+
+    ``base``: a fitted model (a ``(TextVariant, ScoreVariant)``) the sets are added to (the
+    peel: a new deviation is looked for on top of the ones fitted already, so that an
+    implementation with four or five deviations needs no set larger than two); each
+    explanation then names and carries only the added deviations, its value is the merged
+    model's."""
+    base_tv, base_sv = base if base is not None else (TextVariant(), ScoreVariant())
+    nrefs, nsegs = len(segments[0][1]), len(segments)
+    stats_cache: dict = {}
+
+    def stats(tv: TextVariant):
+        if tv not in stats_cache:
+            stats_cache[tv] = text_stats(segments, params, tv)
+        return stats_cache[tv]
+
+    def unset(part, fld) -> bool:
+        return getattr(part, fld) == getattr(type(part)(), fld)
+
+    base_stats = stats(base_tv)
+    # Only text deviations that change the statistics of this very input can matter.
+    text_alts = [(f, v) for f, v in deviations.alternatives("text", params, level, nrefs, nsegs)
+                 if unset(base_tv, f) and stats(replace(base_tv, **{f: v})) != base_stats]
+    score_alts = [(f, v) for f, v in deviations.alternatives("score", params, level, nrefs, nsegs) if unset(base_sv, f)]
+    relevant_cache: dict = {}
+    base_output = base_sv.rounding is not None or base_sv.float32
+
+    def relevant(tv: TextVariant):
+        if tv not in relevant_cache:
+            relevant_cache[tv] = _relevant_score_alternatives(stats(tv), score_alts, params)
+        return relevant_cache[tv]
+
+    pending: list[Explanation] = []  # output-deviation explanations of the previous size
+    for size in range(0 if base is None else 1, max_size + 1):
+        exact: list[Explanation] = []
+        output: list[Explanation] = []
+        for n_text in range(size, -1, -1):
+            for tcombo in itertools.combinations(text_alts, n_text):
+                fields = [f for f, _ in tcombo]
+                if len(set(fields)) != len(fields):
+                    continue  # two values for one field are mutually exclusive
+                tv = replace(base_tv, **dict(tcombo))
+                for scombo in itertools.combinations(relevant(tv), size - n_text):
+                    sfields = [f for f, _ in scombo]
+                    if len(set(sfields)) != len(sfields):
+                        continue
+                    sv = replace(base_sv, **dict(scombo))
+                    value = variant_score(stats(tv), params, sv, level)
+                    added = (TextVariant(**dict(tcombo)), ScoreVariant(**dict(scombo))) if base is not None else (tv, sv)
+                    names = added[0].families() + added[1].families()
+                    if (agrees(value, sv, actual, scale, tolerance) if base_output
+                            else abs(float(value) - actual) <= tolerance):
+                        exact.append(Explanation(names, value, variant=added))
+                    elif size < max_size and not base_output:
+                        k = rounded_matches(value, actual, scale, tolerance)
+                        if k is not None:
+                            sv2 = replace(added[1], rounding=k)
+                            detail = "float32" if k < 0 else f"rounded to {k} decimals on its 0..{scale} scale"
+                            output.append(Explanation(added[0].families() + sv2.families(), value, detail,
+                                                      (added[0], sv2)))
+                        if abs(float(value) - actual) <= FLOAT32_BOUND * max(1.0, abs(float(value)) / 100):
+                            sv2 = replace(added[1], float32=True)
+                            output.append(Explanation(added[0].families() + sv2.families(), value,
+                                                      "within float32 error", (added[0], sv2)))
+        found = _unique(pending + exact)
+        if found:
+            yield found
+        pending = output
+    if pending:
+        yield _unique(pending)
+
+
+def _unique(exps: list[Explanation]) -> list[Explanation]:
+    seen, out = set(), []
+    for e in exps:
+        k = tuple(e.families)
+        if k not in seen:
+            seen.add(k)
+            out.append(e)
+    return out

@@ -1,0 +1,191 @@
+"""Exact bug models: the known ways a chrF implementation departs from its definition.
+
+Each deviation is one small change to the reference computation, named by its family id
+(``audit.diagnose.deviations`` holds the catalogue; this module the arithmetic).  The computation is
+split in two stages so that explaining a divergence is cheap:
+
+* text deviations (whitespace set, case, code units, format characters, n-gram orders, word
+  tokenization, clipping, uncounted hypothesis n-grams) change the integer statistics;
+* score deviations (divisor, averaging, pooling, beta, swap, empty input, reference
+  selection, corpus aggregation) are functions of those statistics, computed exactly; output
+  deviations (rounding, float32) act on the final number.
+
+With no deviation both stages *are* the reference: the statistics come from
+``reference_impl.TextProfile``/``match_profiles``, the best reference from
+``select_reference``, the score from ``sentence_fscore``/``corpus_fscore`` (a property test
+also holds the generic path, with every field set to what the definition says, equal to it).
+"""
+
+from __future__ import annotations
+
+import struct
+from fractions import Fraction
+from typing import Sequence
+
+from reference_impl import EPSILON, ChrfParams, SegmentStats, corpus_fscore, select_reference, sentence_fscore
+
+from .text_model import RawStats, text_stats
+from .variants import ScoreVariant
+
+# ---------------------------------------------------------------------------- score stage
+
+
+def _empty(s: SegmentStats) -> bool:
+    return not getattr(s, "hyp_total", sum(s.hyp)) and not any(s.ref)
+
+
+def generic_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
+    """One segment's (or summed) statistics scored under ``v`` by the models' own arithmetic.
+
+    ``level`` matters for chrF++.py, whose sentence score has no epsilon substitutes and
+    whose document score has them.  Integer arithmetic with one Fraction at the end.
+    """
+    effective = params.definition == "sacrebleu"
+    eps = params.definition == "sacrebleu-eps" or (params.definition == "chrfpp" and level == "corpus")
+    by_requested = (v.divisor or ("effective" if effective else "requested")) == "requested"
+    average = v.average or ("pr" if effective else "f")
+    beta = params.beta if v.beta is None else v.beta
+    factor = beta if v.beta_not_squared else beta * beta
+    fn, fd = factor.numerator, factor.denominator
+    if v.empty_perfect and _empty(s):
+        return Fraction(100)
+    if average == "pooled":
+        h, r, m = sum(s.hyp), sum(s.ref), sum(s.match)
+        if not (h and r and m):
+            return Fraction(0)
+        if v.swapped:
+            h, r = r, h
+        # P = m/h, R = m/r: F = (1 + f) m / (f r + h)
+        return Fraction(100 * (fd + fn) * m, fn * r + fd * h)
+    k = sum(1 for h, r in zip(s.hyp, s.ref) if h and r)
+    d = len(s.hyp) if by_requested else k
+    if average == "pr":
+        pn, pd, rn, rd = 0, 1, 0, 1
+        for h, r, m in zip(s.hyp, s.ref, s.match):
+            if h and r:
+                pn, pd = pn * h + m * pd, pd * h
+                rn, rd = rn * r + m * rd, rd * r
+        if not k or not pn:
+            return Fraction(0)
+        if v.swapped:
+            pn, pd, rn, rd = rn, rd, pn, pd
+        # F = (1 + f) P R / (f P + R), P = pn / (pd d), R = rn / (rd d)
+        return Fraction(100 * (fd + fn) * pn * rn, d * (fn * pn * rd + fd * rn * pd))
+    if not d:
+        return Fraction(0)
+    sn, sd, n_eps = 0, 1, 0
+    for h, r, m in zip(s.hyp, s.ref, s.match):
+        if m:
+            a, b = (h, r) if v.swapped else (r, h)
+            tn, td = (fd + fn) * m, fn * a + fd * b  # per-order F = (1 + f) m / (f r + h)
+            sn, sd = sn * td + tn * sd, sd * td
+        elif (h and r) or (by_requested and not h and not r):
+            n_eps += 1
+    total = Fraction(sn, sd)
+    if eps and n_eps:
+        total += n_eps * EPSILON
+    return total * 100 / d
+
+
+def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str = "sentence") -> Fraction:
+    """Statistics scored under ``v``: the reference's own functions when ``v`` deviates in
+    nothing but its output."""
+    if v.claimed_score():
+        return sentence_fscore(s, params) if level == "sentence" else corpus_fscore(s, params)
+    return generic_score(s, params, v, level)
+
+
+def _add(stats: Sequence[SegmentStats], order: int) -> RawStats:
+    hyp, ref, match, own, total = [0] * order, [0] * order, [0] * order, [0] * order, 0
+    for s in stats:
+        mine = getattr(s, "hyp_orders", ()) or s.hyp
+        for i in range(order):
+            hyp[i] += s.hyp[i]
+            ref[i] += s.ref[i]
+            match[i] += s.match[i]
+            own[i] += mine[i]
+        total += getattr(s, "hyp_total", sum(s.hyp))
+    return RawStats(tuple(hyp), tuple(ref), tuple(match), total, tuple(own))
+
+
+def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
+    """The statistics a segment uses (None: the segment contributes nothing)."""
+    if v.references == "first" or len(cands) == 1 and v.references != "sentinel-zero":
+        return cands[0]
+    if v.claimed_score():
+        return cands[select_reference(cands, params)]
+    scores = [variant_sentence_score(c, params, v) for c in cands]
+    best = max(scores)
+    if v.references == "sentinel-zero" and best <= 0:
+        return None
+    return cands[scores.index(best)]
+
+
+def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
+    """Exact score of the per-segment, per-reference statistics at ``level`` under ``v``
+    (before its output deviations, see ``output``).  No segment at all (a layout deviation
+    skipped every one) scores 0."""
+    if not raw:
+        return Fraction(0)
+    order = len(raw[0][0].hyp)
+
+    def sentence(cands) -> Fraction:
+        if v.references == "mean" and len(cands) > 1:
+            return sum(variant_sentence_score(c, params, v) for c in cands) / len(cands)
+        chosen = _choose(cands, params, v)
+        return variant_sentence_score(chosen if chosen is not None else _add([], order), params, v)
+
+    if level == "sentence":
+        return sentence(raw[0])
+    if v.macro:
+        return sum(sentence(c) for c in raw) / len(raw)
+    if v.references == "mean" and min(map(len, raw)) > 1:
+        k = min(map(len, raw))
+        return sum(variant_sentence_score(_add([seg[j] for seg in raw], order), params, v, level)
+                   for j in range(k)) / k
+    chosen = [c for c in (_choose(seg, params, v) for seg in raw) if c is not None]
+    if v.unmatched_dropped:
+        zero = (0,) * order
+        chosen = [RawStats(getattr(c, "hyp_orders", ()) or c.hyp if v.unmatched_dropped == "all" else c.hyp,
+                           zero, zero, getattr(c, "hyp_total", sum(c.hyp)))
+                  if all(not any(x.match) for x in seg) else c for c, seg in zip(chosen, raw)]
+    return variant_sentence_score(_add(chosen, order), params, v, level)
+
+
+# --------------------------------------------------------------------------- output stage
+
+#: How far float32 arithmetic throughout may move a 0..100 score: ~64 roundings of 2**-24.
+FLOAT32_BOUND = 100 * 64 * 2.0 ** -24
+
+
+def float32(x: float) -> float:
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def output(value: Fraction, v: ScoreVariant, scale: int) -> float:
+    """The number an implementation with output deviation ``v`` returns for exact ``value``."""
+    if v.rounding is None:
+        return float(value)
+    if v.rounding < 0:
+        return float32(float(value))
+    return round(float(value) * scale / 100, v.rounding) * 100 / scale
+
+
+def agrees(value: Fraction, v: ScoreVariant, actual: float, scale: int, tolerance: float) -> bool:
+    """Does an implementation with variant ``v`` (exact score ``value``) answer ``actual``?"""
+    if v.float32:
+        return abs(float(value) - actual) <= max(tolerance, FLOAT32_BOUND * max(1.0, abs(float(value)) / 100))
+    return abs(output(value, v, scale) - actual) <= tolerance
+
+
+def predict(segments, params: ChrfParams, level: str, variant) -> Fraction:
+    """Exact score of a variant ``(TextVariant, ScoreVariant)`` on any input (the residual
+    of confirmed explanations, and their predictions on held-out inputs)."""
+    tv, sv = variant
+    return variant_score(text_stats(segments, params, tv), params, sv, level)
+
+
+def predicted_output(segments, params: ChrfParams, level: str, variant, scale: int = 100) -> float:
+    """The number a variant's implementation returns on ``segments`` (output deviations applied)."""
+    return output(predict(segments, params, level, variant), variant[1], scale)
+

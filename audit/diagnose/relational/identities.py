@@ -1,0 +1,92 @@
+"""Identities: the score of an input as a fixed function of the implementation's own scores
+of its parts (the first reference's, the mean over references, the mean over segments)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..deviations.triggers import draw
+from ..models import predict
+from .evidence import INPUTS_PER_FAMILY, MIN_DECISIVE, RelationalFit
+
+
+def fit_identities(score_many, params, level: str, model: tuple, nrefs: int, tolerance: float,
+                   exclude=frozenset()) -> list[RelationalFit]:
+    """Reference selection (first reference, mean over references) and corpus aggregation
+    (mean of segment scores) named by identities over the implementation's own scores."""
+    tv0, sv0 = model
+    fits = []
+    if level == "sentence" and nrefs > 1 and sv0.references is None:
+        pool = [segs[:1] for segs in draw("relational-references", "references", params, level, max(2, nrefs))]
+        rows = [(segs, _parts(level, segs)) for segs in pool[:2 * INPUTS_PER_FAMILY]]
+        fits += _identity_fit(score_many, params, level, model, rows, tolerance, exclude, "sentence")
+    if level == "corpus" and not sv0.macro and "corpus-macro-average" not in exclude:
+        rows = [(segs, _parts(level, segs)) for segs in draw("relational-macro", "segments", params, level, 1)]
+        fits += _identity_fit(score_many, params, level, model, rows, tolerance, exclude, "corpus")
+    return fits
+
+
+#: family -> (score field, value, identity over (whole, parts))
+_IDENTITIES = {
+    "sentence": [("references-averaged", "references", "mean", lambda w, ps: sum(ps) / len(ps))],
+    "corpus": [("corpus-macro-average", "macro", True, lambda w, ps: sum(ps) / len(ps))],
+}
+
+
+def _identity_fit(score_many, params, level, model, rows, tolerance, exclude, kind) -> list[RelationalFit]:
+    flat = []
+    for whole, parts in rows:
+        flat += [whole] + parts
+    values = score_many(flat)
+    fits, i = [], 0
+    scored = []
+    for whole, parts in rows:
+        vals = values[i:i + 1 + len(parts)]
+        i += 1 + len(parts)
+        if all(v is not None for v in vals):
+            scored.append((whole, parts, vals[0], vals[1:]))
+    for fam, field, value, ident in _IDENTITIES[kind]:
+        if fam in exclude:
+            continue
+        variant = (model[0], replace(model[1], **{field: value}))
+        decisive = agreed = broken = 0
+        example = None
+        for whole, parts, w, ps in scored:
+            # only inputs where the identity tells the deviation from the model fitted so far
+            if not _decisive(whole, params, level, model, variant, tolerance):
+                continue
+            decisive += 1
+            if abs(w - ident(w, ps)) <= tolerance:
+                agreed += 1
+                example = example or whole
+            else:
+                broken += 1
+        if broken == 0 and agreed >= MIN_DECISIVE:
+            fits.append(RelationalFit(fam, "score", field, value, agreed, decisive, decisive, example,
+                                      holds=_identity_relation(score_many, params, level, model, variant, ident,
+                                                               tolerance, lambda w: _parts(level, w))))
+    return fits
+
+
+def _decisive(whole, params, level, model, variant, tolerance) -> bool:
+    try:
+        return abs(float(predict(whole, params, level, variant)) - float(predict(whole, params, level, model))) > tolerance
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _parts(level: str, whole) -> list:
+    if level == "sentence":
+        (h, refs), = whole
+        return [[(h, [r])] for r in refs]
+    return [[s] for s in whole]
+
+
+def _identity_relation(score_many, params, level, model, variant, ident, tolerance, parts_of):
+    def holds(whole) -> bool:
+        parts = parts_of(whole)
+        if len(parts) < 2 or not _decisive(whole, params, level, model, variant, tolerance):
+            return False
+        w, *ps = score_many([whole] + parts)
+        return w is not None and None not in ps and abs(w - ident(w, ps)) <= tolerance
+    return holds

@@ -1,0 +1,177 @@
+"""The text stage of the exact bug models: text -> integer n-gram statistics under a
+``TextVariant`` (whitespace set, case, code units, format characters, n-gram orders, word
+tokenization, clipping, uncounted hypothesis n-grams, reference layout).  With the default
+variant the statistics are ``reference_impl``'s own (``TextProfile``/``match_profiles``)."""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Optional, Sequence
+
+from reference_impl import ChrfParams, SegmentStats, TextProfile, match_profiles
+from reference_impl.text import ASCII_PUNCTUATION, char_sequence, word_tokens
+
+from .variants import FORMAT_SETS, WHITESPACE_SETS, TextVariant
+
+def _units(text: str, tv: TextVariant):
+    if tv.units == "utf8-bytes":
+        return text.encode("utf-8", "surrogatepass")  # lone surrogates: 3 bytes each
+    if tv.units == "utf16-code-units":
+        raw = text.encode("utf-16-le", "surrogatepass")
+        return tuple(int.from_bytes(raw[i : i + 2], "little") for i in range(0, len(raw), 2))
+    return text
+
+
+def _chars(text: str, params: ChrfParams, tv: TextVariant) -> str:
+    # A whitespace deviation changes what removing whitespace does; with whitespace kept by
+    # the parameters only "whitespace-removed" applies (parameters that are ignored are the
+    # claims probe's business).
+    if params.whitespace and tv.ws != "whitespace-removed" or tv.ws is None:
+        return char_sequence(text, params.whitespace, params.definition)
+    if tv.ws == "whitespace-kept":
+        return text
+    if tv.ws == "whitespace-stripped-ends-only":
+        return text.strip()
+    removed = WHITESPACE_SETS[tv.ws]
+    return "".join(c for c in text if c not in removed)
+
+
+def _words(text: str, tv: TextVariant) -> list[str]:
+    if tv.words is None:
+        return word_tokens(text)
+    out: list[str] = []
+    for w in text.split():
+        if tv.words == "word-punctuation-not-split" or len(w) == 1:
+            out.append(w)
+        else:  # split-both
+            head = [w[0]] if w[0] in ASCII_PUNCTUATION else []
+            core = w[len(head):]
+            tail = [core[-1]] if len(core) > 1 and core[-1] in ASCII_PUNCTUATION else []
+            core = core[: len(core) - len(tail)]
+            out += head + ([core] if core else []) + tail
+    return out
+
+
+def _char_orders(params: ChrfParams, tv: TextVariant) -> range:
+    nc = params.char_order
+    return {"minus-one": range(1, nc), "plus-one": range(1, nc + 2), "from-two": range(2, nc + 2)}.get(
+        tv.orders, range(1, nc + 1))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _profile_cached(text, params, ws, case, units, fmt, orders, words):
+    tv = TextVariant(ws=ws, case=case, units=units, format_deleted=fmt, orders=orders, words=words)
+    lower = {"case-folded": True, "case-not-folded": False}.get(case, params.lowercase)
+    if case == "casefold-instead-of-lower":
+        text = text.casefold()
+    elif lower:
+        text = text.lower()
+    if units in ("NFC", "NFD", "NFKC", "NFKD"):
+        text = unicodedata.normalize(units, text)
+    if fmt:
+        text = "".join(c for c in text if c not in FORMAT_SETS[fmt])
+    seq = _units(_chars(text, params, tv), tv)
+    counters = [Counter([seq[i : i + n] for i in range(len(seq) - n + 1)]) for n in _char_orders(params, tv)]
+    if params.word_order:
+        toks = _words(text, tv)
+        counters += [Counter([" ".join(toks[i : i + n]) for i in range(len(toks) - n + 1)])
+                     for n in range(1, params.word_order + 1)]
+    totals = tuple(sum(c.values()) for c in counters)
+    return tuple(counters), totals, sum(totals)
+
+
+def _profile(text: str, params: ChrfParams, tv: TextVariant):
+    return _profile_cached(text, params, tv.ws, tv.case, tv.units, tv.format_deleted, tv.orders, tv.words)
+
+
+def bound_profile_cache(limit: int) -> bool:
+    """Empty the n-gram profile cache when it holds more than ``limit`` entries (a long
+    computation over a real corpus, e.g. the impact study, keeps memory bounded between
+    systems this way); True when it was emptied.  Results never depend on the cache."""
+    if _profile_cached.cache_info().currsize <= limit:
+        return False
+    _profile_cached.cache_clear()
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class RawStats(SegmentStats):
+    """Statistics plus the hypothesis's own n-gram total, which SegmentStats zeroes where
+    the reference has no n-gram ("a" against "" must not count as an empty input)."""
+
+    hyp_total: int = 0
+    #: the hypothesis's own n-gram count per order (``hyp`` zeroes orders the reference lacks)
+    hyp_orders: tuple = ()
+
+
+def _match(hyp, ref, tv: TextVariant) -> RawStats:
+    (hcs, htot, hall), (rcs, rtot, _) = hyp, ref
+    hs, ms = [], []
+    for hc, rc, h, r in zip(hcs, rcs, htot, rtot):
+        common = hc.keys() & rc.keys()
+        if not common:
+            m = 0
+        elif tv.clip:
+            m = sum(map(min, map(hc.__getitem__, common), map(rc.__getitem__, common)))
+        else:
+            m = sum(map(hc.__getitem__, common))
+        hs.append(h if (r or tv.hyp_where_no_ref) else 0)
+        ms.append(m)
+    return RawStats(tuple(hs), rtot, tuple(ms), hall, tuple(htot))
+
+
+def _reference_stats(hyp: str, refs: Sequence[str], params: ChrfParams) -> list[RawStats]:
+    """The reference's own statistics (no text deviation), one per reference."""
+    hp = TextProfile(hyp, params)
+    total = sum(hp.totals)
+    return [RawStats(s.hyp, s.ref, s.match, total, tuple(hp.totals))
+            for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
+
+
+def _refs_read(refs: Sequence[str], layout: Optional[str]) -> list[str]:
+    """A segment's references as an implementation with reference layout ``layout`` reads them."""
+    if layout == "first-character":
+        return [refs[0][:1]]
+    if layout == "characters":
+        return list(refs[0]) or [""]
+    if layout == "joined":
+        return [" ".join(refs)]
+    if layout == "empty-dropped":
+        return [r for r in refs if r]
+    return list(refs)
+
+
+def read_segments(segments, tv: TextVariant) -> list[tuple[str, list[str]]]:
+    """The segments an implementation with the layout deviations of ``tv`` actually scores:
+    its references read per ``refs_layout``, its segments per ``corpus_layout`` (segments
+    left without a reference are skipped)."""
+    segs = [(h, list(rs)) for h, rs in segments]
+    if tv.corpus_layout == "transposed":
+        segs = list(zip([h for h, _ in segs], [list(s) for s in zip(*[rs for _, rs in segs])]))
+    elif tv.corpus_layout == "first-segment":
+        segs = segs[:1]
+    elif tv.corpus_layout == "last-segment":
+        segs = segs[-1:]
+    if tv.refs_layout:
+        segs = [(h, _refs_read(rs, tv.refs_layout)) for h, rs in segs]
+    return [(h, rs) for h, rs in segs if rs]
+
+
+def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[RawStats]]:
+    """Per segment, per reference: the statistics under text variant ``tv`` (segments read
+    through its layout deviations first; no segment left: an empty list)."""
+    if tv == TextVariant():
+        return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
+    if tv.refs_layout or tv.corpus_layout:
+        segments = read_segments(segments, tv)
+        tv = replace(tv, refs_layout=None, corpus_layout=None)
+        if tv == TextVariant():
+            return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
+    out = []
+    for hyp, refs in segments:
+        hp = _profile(hyp, params, tv)
+        out.append([_match(hp, _profile(r, params, tv), tv) for r in refs])
+    return out

@@ -1,0 +1,104 @@
+"""The stage variants of an implementation: ``TextVariant`` (how text becomes integer
+statistics) and ``ScoreVariant`` (how statistics become the number), each field one stage's
+choice; the defaults are the reference itself.  A catalogued family is one (field, value) of
+one of them (``audit.diagnose.deviations``); ``families()`` names a variant's deviations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional
+
+from reference_impl import ChrfParams
+
+from . import deviations
+
+#: Code points removed by each whitespace family (the claimed definitions' own sets live in
+#: reference_impl.text).
+_ISSPACE = frozenset(chr(c) for c in range(0x3001) if chr(c).isspace())  # all 29 lie below U+3001
+WHITESPACE_SETS = {
+    "whitespace-set-ascii-space": frozenset(" "),
+    "whitespace-set-ascii": frozenset(" \t\n\r\x0b\x0c"),
+    "whitespace-set-white-space": _ISSPACE - frozenset("\x1c\x1d\x1e\x1f"),
+    "whitespace-removed": _ISSPACE,
+    "whitespace-set-isspace": _ISSPACE,
+}
+#: Format characters deleted by text normalizers: the byte-order mark alone, or with the
+#: zero-width (non-)joiners and the direction marks.
+FORMAT_SETS = {"bom": frozenset("\ufeff"), "format": frozenset("\ufeff\u200c\u200d\u200e\u200f")}
+
+
+@dataclass(frozen=True)
+class TextVariant:
+    """How an implementation turns text into n-gram statistics (None = as claimed)."""
+
+    ws: Optional[str] = None  # a WHITESPACE_SETS key, "whitespace-kept" or "whitespace-stripped-ends-only"
+    case: Optional[str] = None  # "case-folded" | "case-not-folded" | "casefold-instead-of-lower"
+    units: Optional[str] = None  # "utf8-bytes" | "utf16-code-units" | "NFC" | "NFD" | "NFKC" | "NFKD"
+    format_deleted: Optional[str] = None  # a FORMAT_SETS key
+    orders: Optional[str] = None  # "minus-one" | "plus-one" | "from-two"
+    words: Optional[str] = None  # "word-punctuation-not-split" | "word-punctuation-split-both"
+    clip: bool = True
+    hyp_where_no_ref: bool = False
+    #: how a segment's references are read: "first-character" / "characters" (a reference
+    #: string iterated as a list of references), "joined" (one reference, joined with a
+    #: space), "empty-dropped" (empty references removed; a segment left with none is skipped)
+    refs_layout: Optional[str] = None
+    #: how a corpus's segments are read: "transposed" (``zip(*references)``, sacreBLEU's
+    #: reference streams), "first-segment" / "last-segment" (one segment scored)
+    corpus_layout: Optional[str] = None
+
+    def families(self) -> list[str]:
+        return _families(self, "text")
+
+
+@dataclass(frozen=True)
+class ScoreVariant:
+    """How an implementation turns statistics into a score (None/False = as claimed)."""
+
+    divisor: Optional[str] = None  # "requested" | "effective"
+    average: Optional[str] = None  # "f" | "pr" | "pooled"
+    beta: Optional[Fraction] = None  # a beta other than the claimed one
+    beta_not_squared: bool = False
+    swapped: bool = False
+    empty_perfect: bool = False
+    references: Optional[str] = None  # "first" | "mean" | "sentinel-zero"
+    macro: bool = False
+    #: corpus: a segment matching none of its references adds its hypothesis n-grams but no
+    #: reference n-grams (torchmetrics: no best reference is chosen for it).  True: the
+    #: hypothesis n-grams of the orders the first reference has (as statistics are kept);
+    #: "all": every hypothesis n-gram
+    unmatched_dropped: object = False
+    # -- output stage
+    rounding: Optional[int] = None  # decimals on the implementation's scale; -1: float32 of the result
+    float32: bool = False  # float32 arithmetic throughout: within FLOAT32_BOUND of the exact value
+
+    def families(self) -> list[str]:
+        out = _families(self, "score")
+        if self.rounding is not None:
+            out.append("precision-loss")
+        if self.float32:
+            out.append("float32-arithmetic")
+        return out
+
+    def claimed_score(self) -> bool:
+        """No score-stage deviation (output deviations aside)."""
+        return self == ScoreVariant(rounding=self.rounding, float32=self.float32)
+
+
+_DEFAULTS = {"text": TextVariant(), "score": ScoreVariant()}
+
+
+def _families(variant, stage: str) -> list[str]:
+    out = []
+    for name in variant.__dataclass_fields__:
+        value = getattr(variant, name)
+        if value != getattr(_DEFAULTS[stage], name):
+            fam = deviations.family_of(stage, name, value)
+            if fam is not None and fam not in out:
+                out.append(fam)
+    return out
+
+
+def score_families(v: ScoreVariant, params: ChrfParams = None) -> list[str]:
+    return v.families()

@@ -1,0 +1,2 @@
+"""Files: the one reader of user files, the one JSON serialiser, atomic writes, locked report
+sets and scratch directories."""

@@ -1,0 +1,1 @@
+"""The CI gate: the accepted-findings baseline and the pytest plugin."""

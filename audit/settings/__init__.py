@@ -1,0 +1,2 @@
+"""Settings: the one option table and what reads it (configuration, limits, Hypothesis
+profiles)."""
