@@ -145,6 +145,7 @@ class Runner:
             cache = Path(tempfile.mkdtemp(prefix="empty-cache-", dir=self.scratch))
             env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(ROOT))
             env.pop("GITHUB_STEP_SUMMARY", None)
+            env.pop("COLUMNS", None)  # the samples are what a pipe gets (100 columns), whatever runs the tests
             self._done[key] = subprocess.run([sys.executable, "-m", "audit.cli", *argv[1:]], cwd=cwd, env=env,
                                              capture_output=True, text=True, timeout=1800)
         return self._done[key]

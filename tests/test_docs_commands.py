@@ -42,6 +42,7 @@ RUN = {
     "chrf-audit check --quiet": (0, "check passed"),
 }
 TEMPLATES = {
+    "chrf-audit report --from audit.json",
     "chrf-audit validate-patch --impl nltk --source ~/src/nltk",
     "chrf-audit validate-patch --impl mypkg.chrf:sentence_chrf --corpus-impl mypkg.chrf:corpus_chrf "
     "--beta 3 --scale 1 --patch fix.diff --json validation.json",
@@ -56,8 +57,7 @@ TEMPLATES = {
     "chrf-audit stats --ci mylib.stats:chrf_ci --draw numpy-choice",
     'chrf-audit stats --external "node my_stats.js"',
 }
-NAMES = {"chrf-audit check", "chrf-audit run", "chrf-audit validate-patch", "chrf-audit stats",
-         "chrf-audit run / check / validate-patch / impact / stats"}
+NAMES = {"chrf-audit check", "chrf-audit run", "chrf-audit validate-patch", "chrf-audit stats"}
 
 
 def docs_commands() -> list[str]:
