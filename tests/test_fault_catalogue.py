@@ -142,8 +142,9 @@ def _planted_manifest(ctx):
 
 
 def _three_runs(ctx):
-    for name in "abc":
-        (ctx.tmp / f"{name}.py").write_text("def f(h, r):\n    return 0.0\n")
+    for name in "abc":  # correct implementations: what is tested is the reports directory, not the audit
+        (ctx.tmp / f"{name}.py").write_text("from reference_impl import sentence_score\n\n\n"
+                                             "def f(h, r):\n    return float(sentence_score(h, list(r)).score)\n")
         code, out = ctx.cli("run", "--impl", f"{name}:f", "--name", name, "--quiet", "--max-examples", "5",
                             "--cases", "cases", "--reports-dir", "r", "--no-verify")
     reports = sorted(p.name for p in (ctx.tmp / "r").glob("*.md"))
