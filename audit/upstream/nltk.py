@@ -163,13 +163,8 @@ _FAVG_LOOP = '''\
     return sum(sentence_scores) / num_sents
 '''
 
-# sum the statistics over sentences, then score; keep F-averaging over the requested orders
-_MACRO_INIT = '''\
-    # Sum the n-gram statistics of each order over all sentences:
-    # [true positives, hypothesis n-grams, reference n-grams]
-    ngram_stats = defaultdict(lambda: [0, 0, 0])
-'''
-_MACRO_LOOP = '''\
+# the loop both corpus fixes share: each order's statistics summed over the sentences
+_SUM_STATS_LOOP = '''\
         # Collect the n-gram statistics of each order.
         for n in range(min_len, max_len + 1):
             # Compute the precision, recall, fscore and support.
@@ -183,7 +178,15 @@ _MACRO_LOOP = '''\
             # this order (as in chrF++.py and sacreBLEU)
             stats[1] += max(len(hypothesis) - n + 1, 0) if ref_ngrams else 0
             stats[2] += ref_ngrams
+'''
 
+# sum the statistics over sentences, then score; keep F-averaging over the requested orders
+_MACRO_INIT = '''\
+    # Sum the n-gram statistics of each order over all sentences:
+    # [true positives, hypothesis n-grams, reference n-grams]
+    ngram_stats = defaultdict(lambda: [0, 0, 0])
+'''
+_MACRO_LOOP = _SUM_STATS_LOOP + '''
     # f-score of each n-gram order from the statistics summed over the corpus
     ngram_fscores = {}
     for n, (tp, tpfp, tpfn) in ngram_stats.items():
@@ -206,21 +209,7 @@ _MACRO_LOOP = '''\
 # edits replace the same lines, so they cannot be applied one after the other; this is what
 # applying all three means: the statistics summed over the corpus, precision and recall
 # averaged over the effective orders of the sums, and F computed once.
-_ALL_SCORING_LOOP = """\
-        # Collect the n-gram statistics of each order.
-        for n in range(min_len, max_len + 1):
-            # Compute the precision, recall, fscore and support.
-            prec, rec, fscore, tp = chrf_precision_recall_fscore_support(
-                reference, hypothesis, n, beta=beta
-            )
-            stats = ngram_stats[n]
-            ref_ngrams = max(len(reference) - n + 1, 0)
-            stats[0] += tp
-            # hypothesis n-grams count only where the reference has n-grams of
-            # this order (as in chrF++.py and sacreBLEU)
-            stats[1] += max(len(hypothesis) - n + 1, 0) if ref_ngrams else 0
-            stats[2] += ref_ngrams
-
+_ALL_SCORING_LOOP = _SUM_STATS_LOOP + """
     # Average precision and recall over the effective orders (the orders with
     # n-grams on both sides, summed over the corpus), then combine them once
     # into the f-score.
