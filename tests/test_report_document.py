@@ -99,8 +99,13 @@ def test_markdown_sections_a_reader_relies_on(doc):
     assert "| char 1 | 1 | 1 | 1 | `1` | `1` | `1` | yes |" in section
     assert "| char 2–6 | 0 | 0 | 0 | — | — | — | no |" in section
     # the sweep, folded, under its one-line summary
-    assert "5 of 10 inputs diverge" in section and "<details><summary>The sweep, input by input</summary>" in section
+    assert "5 of 10 inputs diverge" in section and (
+        "<details><summary>The sweep (consecutive inputs with the same result share a row)</summary>" in section)
     assert "| 1 | `hyp \"a\" ref \"a\"` | 100 | 16.666667 | -83.3333 ⚠ |" in section
+    # lengths 6..10 all score 100 against 100: one row names each of them, first and last input shown
+    assert ("| 6–10 | `hyp \"abcdef\" ref \"abcdef\"` … `hyp \"abcdefghij\" ref \"abcdefghij\"` | 100 | 100 | +0 |"
+            in section)
+    assert section.count("| +0 |") == 1
 
 
 def test_one_family_with_both_levels_in_one_section():
@@ -115,7 +120,13 @@ def test_one_family_with_both_levels_in_one_section():
     assert md.count("## `requested-order-divisor`") == 1
     assert "|  | Sentence level | Corpus level |" in md
     assert "| Minimal repro (escaped) | `hyp \"a\" ref \"a\"` | `1 seg: \"a\"→\"a\"` |" in md
-    assert "Repro at the sentence level:" in md and "Repro at the corpus level:" in md
+    # one code block holds both levels' snippets, each whole (each runs alone, the block as one program)
+    assert md.count("Repro at the sentence and corpus levels:") == 1 and "Repro at the sentence level:" not in md
+    block = md.split("Repro at the sentence and corpus levels:\n\n```python\n", 1)[1].split("\n```\n", 1)[0]
+    snippets = [x["snippet"].rstrip("\n") for x in doc["findings"] if x["family"] == "requested-order-divisor"]
+    assert len(snippets) == 2 and block == "\n\n".join(snippets)
+    # the two levels' reference statistics are the same: one table says so
+    assert md.count("Sentence and corpus levels (the same statistics), the reference:") == 1
     issue = issues.render(doc)["issues/nltk/requested-order-divisor.md"].decode("utf-8")
     assert "At the corpus level: `1 seg: \"a\"→\"a\"` gives" in issue
 
@@ -208,3 +219,20 @@ def test_upgrade_leaves_a_new_document_alone_and_fills_an_old_one(doc):
         if f.get("scope"):
             f["scope"].pop("diverging")
     assert upgrade(old) == doc
+
+
+def test_issue_shows_the_root_cause_excerpt_only_when_the_diff_does_not():
+    """The diff's removed line *is* the root-cause line with its context: the issue then names
+    it once instead of repeating the excerpt; a root cause the patch leaves alone keeps it."""
+    doc = document(enrich(example_result(), with_upstream=False))
+    f = next(x for x in doc["findings"] if x["implementation"] == "nltk" and x["family"] == "requested-order-divisor")
+    f["root_cause"] = {"file": "m.py", "line": 2, "function": "score", "why": "the divisor",
+                       "excerpt": "1      a = 1\n2>     return a / 6\n3      # end"}
+    f["patch"] = {"diff": "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n     a = 1\n-    return a / 6\n+    return a / n\n"
+                          "     # end\n", "verified": True, "description": "divide by n"}
+    text = issues.render(doc)["issues/nltk/requested-order-divisor.md"].decode("utf-8")
+    assert ("`m.py`, line 2, in `score`: `return a / 6` — the divisor (the patch below replaces it)." in text
+            and "2>     return a / 6" not in text)
+    f["patch"]["diff"] = f["patch"]["diff"].replace("-    return a / 6\n+    return a / n\n", "     return a / 6\n+    n = 6\n")
+    text = issues.render(doc)["issues/nltk/requested-order-divisor.md"].decode("utf-8")
+    assert "`m.py`, line 2, in `score`: the divisor." in text and "```python\n1      a = 1\n2>     return a / 6" in text

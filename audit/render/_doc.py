@@ -89,3 +89,12 @@ def largest_text(f: dict, code=lambda s: s, limit: Optional[int] = 80) -> Option
     actual = num(L["actual"]) if L.get("actual") is not None else L["outcome"]
     return (f"{signed(L.get('difference'), 8)} on {code(repro_text(L['inputs'], limit))}{under} "
             f"(expected {num(L['expected'])}, actual {actual})")
+
+
+def marked_line(excerpt: str) -> Optional[str]:
+    """The root-cause line of an excerpt (the one marked ``NNN>``), its code only."""
+    for line in excerpt.splitlines():
+        head, sep, code = line.partition(">")
+        if sep and head.strip().isdigit():
+            return code.strip()
+    return None

@@ -8,9 +8,15 @@ the root-cause line and the suggested patch, in about 80 lines.  A view of the d
 
 from __future__ import annotations
 
-from ._doc import anchors, claims_text, families, findings_of, first
+from ._doc import anchors, claims_text, families, findings_of, first, marked_line
 from ._text import md_code, num, repro_text, visible
 from .markdown import combined_path, issue_path
+
+
+def _removed_by(patch, code: str) -> bool:
+    """Whether ``code`` (a root-cause line) is a line the patch's diff removes."""
+    return bool(patch) and any(line.startswith("-") and not line.startswith("---") and line[1:].strip() == code
+                               for line in patch["diff"].splitlines())
 
 #: What "expected" means, per definition the implementation claims, with the source to cite.
 CITATIONS = {
@@ -75,9 +81,15 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     if rc:
         where = f"`{rc.get('file')}`" + (f", line {rc['line']}" if rc.get("line") else "") + (
             f", in `{rc['function']}`" if rc.get("function") else "")
-        lines += [f"{where}" + (f": {rc['why']}." if rc.get("why") else "."), ""]
-        if rc.get("excerpt"):
-            lines += ["```python", rc["excerpt"], "```", ""]
+        code = marked_line(rc.get("excerpt") or "")
+        if code and _removed_by(first(group, "patch"), code):
+            # the diff below shows that line with its context: the excerpt would repeat it
+            lines += [f"{where}: {md_code(code)}" + (f" — {rc['why']}" if rc.get("why") else "")
+                      + " (the patch below replaces it).", ""]
+        else:
+            lines += [f"{where}" + (f": {rc['why']}." if rc.get("why") else "."), ""]
+            if rc.get("excerpt"):
+                lines += ["```python", rc["excerpt"], "```", ""]
     else:
         lines += ["Not located in the installed source.", ""]
     patch = first(group, "patch")

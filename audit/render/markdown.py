@@ -2,9 +2,10 @@
 
 Made to be read in minutes: the conformance matrix and the environment first, a summary row
 per finding, then each family once with its levels side by side (one table: repro, exact
-expected, actual, difference, evidence), its runnable repros, scope, root-cause line and
-patch status.  Long material (per-order tables, full sweeps, the source excerpt) is folded
-in ``<details>``; the diff and the source excerpt around the root-cause line live in the
+expected, actual, difference, evidence), its runnable repros (one block), scope, root-cause
+line and patch status.  Long material (per-order tables, full sweeps) is folded in
+``<details>``, and said once: a per-order table both levels share, a run of sweep inputs with
+the same result; the diff and the source excerpt around the root-cause line live in the
 pasteable upstream issue ``issues/<implementation>/<family>.md`` beside the report
 (``issues.py``), which the report links.  Nothing
 machine-specific (platform, CPU) is printed: those facts stay in audit.json, so the report
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of, first,
-                   is_metamorphic, largest_text)
+                   is_metamorphic, largest_text, marked_line)
 from ._text import escape, fit_line, md_cell, md_code, md_table, num, repro_text, signed, visible
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
@@ -117,27 +118,62 @@ def _levels_table(entry: dict, group: list[dict]) -> list[str]:
 
 
 def _snippets(group: list[dict]) -> list[str]:
+    """The family's runnable repros: one code block per language, each level's snippet whole
+    (it runs alone), one after the other (the block runs as one program too)."""
     lines: list[str] = []
+    langs: dict[str, list[dict]] = {}
     for f in group:
-        if not f.get("snippet"):
-            continue
-        lang = f.get("snippet_language", "python")
-        lines += [f"Repro at the {f['level']} level:", "", f"```{lang}", f["snippet"].rstrip("\n"), "```", ""]
+        if f.get("snippet"):
+            langs.setdefault(f.get("snippet_language", "python"), []).append(f)
+    for lang, fs in langs.items():
+        levels = " and ".join(f["level"] for f in fs)
+        lines += [f"Repro at the {levels} level{'s' if len(fs) > 1 else ''}:", "", f"```{lang}"]
+        lines += "\n\n".join(f["snippet"].rstrip("\n") for f in fs).split("\n") + ["```", ""]
     return lines
 
 
 def _orders(entry: dict, group: list[dict]) -> list[str]:
     body: list[str] = []
+    shown: list[tuple[list, list[str]]] = []  # a table the levels share is shown once
     for f in group:
         m = f["minimal"]
         if m.get("orders"):
-            body += [f"{f['level'].capitalize()} level, the reference:", ""] + _orders_table(m["orders"]) + [""]
+            same = next((levels for orders, levels in shown if orders == m["orders"]), None)
+            if same is not None:
+                same.append(f["level"])
+            else:
+                shown.append((m["orders"], [f["level"]]))
+    for orders, levels in shown:
+        title = " and ".join(levels).capitalize() + (" levels (the same statistics)" if len(levels) > 1 else " level")
+        body += [f"{title}, the reference:", ""] + _orders_table(orders) + [""]
+    for f in group:
+        m = f["minimal"]
         if m.get("impl_orders"):
             body += [f"{f['level'].capitalize()} level, as computed by {md_cell(entry['implementation'])}:", ""]
             body += _orders_table(m["impl_orders"]) + [""]
     if not body:
         return []
     return ["<details><summary>Per-order statistics of the minimal repros</summary>", ""] + body + ["</details>", ""]
+
+
+def _runs(rows: list[dict]) -> list[list[dict]]:
+    """The sweep's rows in runs of consecutive inputs with the same expected and actual score
+    (29 whitespace code points are 3 runs): every input stays named by its x."""
+    runs: list[list[dict]] = []
+    for r in rows:
+        if runs and (runs[-1][-1]["expected"], runs[-1][-1]["actual"], runs[-1][-1]["difference"]) == (
+                r["expected"], r["actual"], r["difference"]):
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return runs
+
+
+def _xs(xs: list) -> str:
+    """A run's x values: ``6–10`` for consecutive integers, each one listed otherwise."""
+    if len(xs) > 2 and all(type(x) is int for x in xs) and xs == list(range(xs[0], xs[0] + len(xs))):
+        return f"{xs[0]}–{xs[-1]}"
+    return ", ".join(str(x) for x in xs)
 
 
 def _scope(entry: dict, group: list[dict]) -> list[str]:
@@ -154,24 +190,18 @@ def _scope(entry: dict, group: list[dict]) -> list[str]:
         if chart:
             lines += [f"![{impl} scope chart]({chart})", ""]
         body = []
-        for r in sweep["rows"]:
-            diff = r["difference"]
+        for run in _runs(sweep["rows"]):
+            r, diff = run[0], run[0]["difference"]
             flag = "" if diff is not None and abs(diff) <= 1e-9 else " ⚠"
-            body.append([md_cell(str(r["x"])), md_code(repro_text(r["inputs"])), num(r["expected"], 8),
+            inputs = md_code(repro_text(r["inputs"]))
+            if len(run) > 1:
+                inputs += (" … " if len(run) > 2 else ", ") + md_code(repro_text(run[-1]["inputs"]))
+            body.append([md_cell(_xs([row["x"] for row in run])), inputs, num(r["expected"], 8),
                          num(r["actual"], 8), signed(diff) + flag])
-        lines += ["<details><summary>The sweep, input by input</summary>", ""]
+        lines += ["<details><summary>The sweep (consecutive inputs with the same result share a row)</summary>", ""]
         lines += md_table([md_cell(sweep["x_label"]), "Input", "Expected", "Actual", "Difference"], body,
                           ["---", "---", "---:", "---:", "---:"]) + ["", "</details>", ""]
     return lines
-
-
-def _marked_line(excerpt: str) -> Optional[str]:
-    """The root-cause line of an excerpt (the one marked ``NNN>``), its code only."""
-    for line in excerpt.splitlines():
-        head, sep, code = line.partition(">")
-        if sep and head.strip().isdigit():
-            return code.strip()
-    return None
 
 
 def _root_cause(entry: dict, group: list[dict], version: Optional[str]) -> list[str]:
@@ -184,7 +214,7 @@ def _root_cause(entry: dict, group: list[dict], version: Optional[str]) -> list[
             f", in `{rc['function']}`" if rc.get("function") else "")
         levels = "" if len(causes) == 1 else f" ({', '.join(f['level'] for f in fs)} level)"
         text = f"**Root cause{levels}:** {where} (installed {md_cell(entry['implementation'])}{' ' + version if version else ''})"
-        code = _marked_line(rc.get("excerpt") or "")
+        code = marked_line(rc.get("excerpt") or "")
         text += f": {md_code(code)}" if code else ""
         if rc.get("why"):
             text += f" — {rc['why']}"

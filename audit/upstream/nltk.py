@@ -15,7 +15,6 @@ version), ``patch`` returns None.
 
 from __future__ import annotations
 
-import textwrap
 from fractions import Fraction
 from typing import Optional
 
@@ -47,7 +46,6 @@ def repro_snippet(finding, version: Optional[str] = None) -> str:
     m = finding.minimal
     claims = claims_with_defaults({**DEFAULT_CLAIMS, **(finding.claims or {})})
     head = [f"# chrF repro for nltk{' ' + version if version else ''}: {finding.family}"]
-    head += ["# " + line for line in textwrap.wrap(finding.title, 88)]
     expected = Fraction(m.expected_fraction) / 100
     exp_text = repr(float(expected))
     head.append(
@@ -153,11 +151,9 @@ _FAVG_LOOP = '''\
             recalls.append(rec)
         avg_prec = sum(precisions) / len(precisions)
         avg_rec = sum(recalls) / len(recalls)
-        factor = beta**2
-        denominator = factor * avg_prec + avg_rec
-        sentence_scores.append(
-            (1 + factor) * avg_prec * avg_rec / denominator if denominator > 0 else 0.0
-        )
+        denominator = beta**2 * avg_prec + avg_rec
+        f = (1 + beta**2) * avg_prec * avg_rec / denominator if denominator > 0 else 0.0
+        sentence_scores.append(f)
 
     # macro-average over all sentences
     return sum(sentence_scores) / num_sents
@@ -191,9 +187,7 @@ _MACRO_LOOP = _SUM_STATS_LOOP + '''
     ngram_fscores = {}
     for n, (tp, tpfp, tpfn) in ngram_stats.items():
         try:
-            prec = tp / tpfp
-            rec = tp / tpfn
-            factor = beta**2
+            prec, rec, factor = tp / tpfp, tp / tpfn, beta**2
             ngram_fscores[n] = (1 + factor) * (prec * rec) / (factor * prec + rec)
         except ZeroDivisionError:
             ngram_fscores[n] = 1e-16

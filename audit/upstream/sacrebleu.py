@@ -9,7 +9,6 @@ known; root-cause pointers exist for the places a divergence would come from.
 
 from __future__ import annotations
 
-import textwrap
 from typing import Optional
 
 from ._base import CLAIM_DEFAULTS, beta_literal, claims_with_defaults, py_list_literal, py_literal
@@ -33,7 +32,6 @@ def _ctor(claims: dict) -> str:
 def repro_snippet(finding, version: Optional[str] = None) -> str:
     m = finding.minimal
     head = [f"# chrF repro for sacrebleu{' ' + version if version else ''}: {finding.family}"]
-    head += ["# " + line for line in textwrap.wrap(finding.title, 88)]
     head.append(f"# Expected {m.expected!r} ({m.expected_fraction} exactly).")
     got = m.actual_raw if m.actual_raw is not None else (repr(m.actual) if m.actual is not None else m.outcome)
     lines = head + ["from sacrebleu.metrics import CHRF", "", f"chrf = {_ctor(finding.claims)}"]

@@ -18,7 +18,6 @@ numbers; ``patched_source`` returns None when the expected code is not there):
 
 from __future__ import annotations
 
-import textwrap
 from fractions import Fraction
 from typing import Optional
 
@@ -47,7 +46,6 @@ def repro_snippet(finding, version: Optional[str] = None) -> str:
     m = finding.minimal
     claims = claims_with_defaults({**DEFAULT_CLAIMS, **(finding.claims or {})})
     head = [f"# chrF repro for torchmetrics{' ' + version if version else ''}: {finding.family}"]
-    head += ["# " + line for line in textwrap.wrap(finding.title, 88)]
     exp_text = repr(float(Fraction(m.expected_fraction) / 100))
     head.append(
         f"# Expected {exp_text} on torchmetrics' 0..1 scale ({claims['definition']} definition, "
