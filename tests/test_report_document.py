@@ -236,3 +236,20 @@ def test_issue_shows_the_root_cause_excerpt_only_when_the_diff_does_not():
     f["patch"]["diff"] = f["patch"]["diff"].replace("-    return a / 6\n+    return a / n\n", "     return a / 6\n+    n = 6\n")
     text = issues.render(doc)["issues/nltk/requested-order-divisor.md"].decode("utf-8")
     assert "`m.py`, line 2, in `score`: the divisor." in text and "```python\n1      a = 1\n2>     return a / 6" in text
+
+
+def test_family_impact_table_is_folded_and_the_study_is_not():
+    """The 16-system table of each family's impact is long material (folded); the study's own
+    system table and pairwise calls, the answer a reader came for, stay open."""
+    doc = json.loads((Path(__file__).resolve().parents[1] / "reports" / "wmt17" / "audit.json").read_text("utf-8"))
+    md = markdown.render(doc)["nltk.md"].decode("utf-8")
+    sections = md.split("\n### Impact on a corpus\n")[1:]
+    assert len(sections) == 4  # one per family
+    folded = [s for s in sections if "<details><summary>System by system</summary>" in s.split("\n## ", 1)[0]]
+    assert len(folded) == 3  # the fourth (whitespace) changes no system: a sentence says so
+    for s in folded:
+        body = s.split("\n## ", 1)[0]
+        assert body.index("<details><summary>System by system</summary>") < body.index("| System | Reference |")
+        assert body.index("| System | Reference |") < body.index("</details>")
+    top = md.split("## Impact on a corpus\n", 1)[1].split("\n## `", 1)[0]
+    assert "### Systems" in top and "<details>" not in top

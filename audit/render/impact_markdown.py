@@ -195,7 +195,9 @@ def _family_study_lines(r: dict) -> list[str]:
         if has_w:
             row += [f"{x['without_score']:.4f}", _d(x["contribution"])]
         body.append(row)
-    lines += [""] + md_table(header, body, ["---"] + ["---:"] * (len(header) - 1))
+    # system by system is long material: folded, as the report folds its sweeps
+    lines += ["", "<details><summary>System by system</summary>", ""]
+    lines += md_table(header, body, ["---"] + ["---:"] * (len(header) - 1)) + ["", "</details>"]
     return lines
 
 
