@@ -61,9 +61,11 @@ def test_a_planted_sacrebleu_bug_gets_sacrebleu_snippet_and_root_cause(unclipped
     assert re.search(r"`sacrebleu/metrics/chrf\.py`, line \d+, in `CHRF\._get_match_statistics`", md)
     assert "def _get_match_statistics" in md
     # the snippet: sacreBLEU's own API, runnable, printing the value the audit saw
-    codes = [b.split("```", 1)[0] for b in md.split("```python\n")[1:] if "from sacrebleu.metrics import CHRF" in b]
-    assert len(codes) == len(doc["findings"]) == 2  # one per level
-    for finding, code in zip(doc["findings"], codes):
+    blocks = [b.split("```", 1)[0] for b in md.split("```python\n")[1:] if "from sacrebleu.metrics import CHRF" in b]
+    assert len(blocks) == 1 and len(doc["findings"]) == 2  # one block, each level's snippet whole in it
+    for finding in doc["findings"]:
+        code = finding["snippet"]
+        assert code in blocks[0]
         call = "chrf.sentence_score" if finding["level"] == "sentence" else "chrf.corpus_score"
         assert call in code and "printf" not in code
         run = subprocess.run([sys.executable, "-c", code], env=_env(unclipped_sacrebleu), capture_output=True,
@@ -74,3 +76,8 @@ def test_a_planted_sacrebleu_bug_gets_sacrebleu_snippet_and_root_cause(unclipped
         assert printed != pytest.approx(float(finding["expected"]), abs=1e-6)
         stated = re.search(r"# prints ([0-9.e+-]+); expected", code)
         assert stated and float(stated.group(1)) == pytest.approx(printed, abs=1e-9)
+    # the block as one program prints both levels' values, in its order
+    run = subprocess.run([sys.executable, "-c", blocks[0]], env=_env(unclipped_sacrebleu), capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert [float(x) for x in run.stdout.split()] == pytest.approx([float(f["actual"]) for f in doc["findings"]], abs=1e-9)
