@@ -59,6 +59,8 @@ def clipped_matches(hyp: str | Sequence[str], ref: str | Sequence[str], max_orde
             break  # and every higher order has none either
         if len(hs) == len(hg) or len(set(rg)) == len(rg):
             out[n - 1] = len(common)
+        elif n == 1 and chars:  # code points: str.count counts every occurrence of one
+            out[0] = sum(map(min, map(hyp.count, common), map(ref.count, common)))
         else:
             hc, rc = Counter(hg), Counter(rg)
             out[n - 1] = sum(map(min, map(hc.__getitem__, common), map(rc.__getitem__, common)))

@@ -65,14 +65,16 @@ class Metric:
         """Word tokens: the text split on runs of whitespace; a word of more than one code
         point loses one punctuation mark, from its end, else from its start."""
         out: list[str] = []
+        punctuation = self.punctuation
         for w in self._split.split(text):
-            if not w:
-                continue
-            if len(w) > 1 and w[-1] in self.punctuation:
-                out += [w[:-1], w[-1]]
-            elif len(w) > 1 and w[0] in self.punctuation:
-                out += [w[0], w[1:]]
-            else:
+            if len(w) > 1:
+                if w[-1] in punctuation:
+                    out += (w[:-1], w[-1])
+                    continue
+                if w[0] in punctuation:
+                    out += (w[0], w[1:])
+                    continue
+            if w:
                 out.append(w)
         return out
 
