@@ -7,7 +7,10 @@ a scoring service audited segment by segment (``audit.contract``) pays it for ev
 of every request, on both sides of the wire.  ``clipped_matches`` computes the same integers
 with three exact shortcuts, each a consequence of the definition:
 
-* **identical sequences** match every n-gram: order n's matches are its n-gram total;
+* **identical sequences** match every n-gram: order n's matches are its n-gram total.  So
+  does a text that occurs, contiguously, inside the other (a truncation, an addition at an
+  end): each of its n-gram occurrences has its own occurrence in the other, shifted by the
+  offset, so every clipped count is its own count and order n's matches are its n-gram total;
 * **no common n-gram at order n means none at any higher order** (a common (n+1)-gram's
   first n units are a common n-gram), so counting stops there;
 * **one side's n-grams all distinct**: every common n-gram has count 1 on that side, so it
@@ -40,10 +43,15 @@ def clipped_matches(hyp: str | Sequence[str], ref: str | Sequence[str], max_orde
     lists of word tokens (word n-grams compared as tuples of tokens, which is what joining
     tokens that hold no U+0020 with U+0020 compares).
     """
-    out = [0] * max_order
-    if hyp == ref:
-        return list(ngram_totals(len(hyp), max_order))
     chars = isinstance(hyp, str)
+    if chars:
+        if hyp in ref:  # identical, empty, or a part of ref: each n-gram occurrence has its own in ref
+            return list(ngram_totals(len(hyp), max_order))
+        if ref in hyp:
+            return list(ngram_totals(len(ref), max_order))
+    elif hyp == ref:
+        return list(ngram_totals(len(hyp), max_order))
+    out = [0] * max_order
     hg, rg = hyp, ref
     for n in range(1, min(max_order, len(hyp), len(ref)) + 1):
         if n > 1:

@@ -39,6 +39,8 @@ orders = st.integers(min_value=1, max_value=7)
 @given(small_text, small_text, orders)
 @example("aaaaaa", "aaaaa", 6)  # repeats on both sides: counters needed at every order
 @example("abab", "abab", 3)  # identical
+@example("aabaa", "baabaab", 6)  # one inside the other, repeats on both sides
+@example("baabaab", "aabaa", 6)
 @example("ab", "ba", 4)  # order 2 has no common n-gram after order 1 had two
 @example("", "", 6)
 def test_character_matches_are_the_counter_definition(hyp, ref, order):
@@ -64,6 +66,8 @@ def test_known_values():
     assert clipped_matches("aaaa", "aa", 4) == [2, 1, 0, 0]
     assert clipped_matches("abab", "abab", 5) == [4, 3, 2, 1, 0]
     assert clipped_matches("abc", "cab", 3) == [3, 1, 0]
+    assert clipped_matches("aab", "xaabaa", 4) == [3, 2, 1, 0]  # "aab" inside: its own totals
+    assert clipped_matches("xaabaa", "aab", 4) == [3, 2, 1, 0]
     assert clipped_matches(["a", "b", "a"], ["a", "b"], 2) == [2, 1]
 
 
