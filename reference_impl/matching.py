@@ -1,11 +1,11 @@
-"""Clipped n-gram matches of two unit sequences, every order at once, without n-gram counters.
+"""Clipped n-gram matches of two unit sequences, every order at once, counters only where needed.
 
 The definition (``char_ngrams``/``word_ngrams`` and ``stats._matches``): for each order n,
 the sum over the n-grams both sides hold of min(hypothesis count, reference count).  That
 costs a counter per order and side, which is most of the time of scoring a short segment;
 a scoring service audited segment by segment (``audit.contract``) pays it for every segment
 of every request, on both sides of the wire.  ``clipped_matches`` computes the same integers
-with three exact shortcuts, each a consequence of the definition:
+with exact shortcuts, each a consequence of the definition:
 
 * **identical sequences** match every n-gram: order n's matches are its n-gram total.  So
   does a text that occurs, contiguously, inside the other (a truncation, an addition at an
@@ -15,7 +15,8 @@ with three exact shortcuts, each a consequence of the definition:
   first n units are a common n-gram), so counting stops there;
 * **one side's n-grams all distinct**: every common n-gram has count 1 on that side, so it
   contributes min(1, other count) = 1 and the matches are the size of the set intersection;
-  counters are built only when both sides repeat an n-gram.
+  counts are taken only when both sides repeat an n-gram (``str.count`` for single code
+  points, counters over the n-grams otherwise).
 
 ``tests/test_reference_matching.py`` holds it to the counter definition on random texts
 (Hypothesis, small alphabets so that repeats, shared and identical texts are common).
