@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import socket
 import sys
 from pathlib import Path
@@ -29,6 +30,9 @@ from audit.contract.definition import decimal_text, fraction_text  # noqa: E402
 
 CONTRACT = "chrf-plus-plus-compute@1.0.0"
 KEYS = ("hypotheses", "references", "beta", "lowercase")
+#: a code point U+D800..U+DFFF: in a decoded JSON string, always a lone surrogate (a pair
+#: written as two escapes decodes to the one code point it encodes)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Refusal(Exception):
@@ -61,10 +65,10 @@ class Service:
         if len(doc["hypotheses"]) != len(doc["references"]):
             raise Refusal("unequal-counts", f"{len(doc['hypotheses'])} hypotheses but {len(doc['references'])} references")
         texts = doc["hypotheses"] + doc["references"]
-        size = sum(self.utf8_bytes(t) for t in texts)
+        size = sum(map(self.utf8_bytes, texts))
         if size > self.max_bytes:
             raise Refusal("too-many-bytes", f"{size} bytes of text; at most {self.max_bytes}")
-        if any(self.has_lone_surrogate(t) for t in texts):
+        if any(map(self.has_lone_surrogate, texts)):
             raise Refusal("lone-surrogate", "a text holds a lone surrogate")
         beta = doc.get("beta", 2)
         if isinstance(beta, float) and beta.is_integer():
@@ -91,7 +95,7 @@ class Service:
         return len(text.encode("utf-8", "surrogatepass"))
 
     def has_lone_surrogate(self, text: str) -> bool:
-        return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+        return _SURROGATE.search(text) is not None
 
     # -- the answer ---------------------------------------------------------------------
     def answer(self, req: dict) -> dict:

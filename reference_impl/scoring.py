@@ -30,8 +30,8 @@ def effective_order_score(stats: "SegmentStats", params: ChrfParams) -> Fraction
     if k == 0 or pn == 0 or rn == 0:
         # P + R = 0, or one of them 0: F-beta is 0 (sacreBLEU returns 0.0 for P + R = 0).
         return Fraction(0)
-    b2 = params.beta * params.beta
-    bn, bd = b2.numerator, b2.denominator
+    beta = params.beta  # beta^2 = bn / bd, reduced as beta is (no Fraction arithmetic per segment)
+    bn, bd = beta.numerator ** 2, beta.denominator ** 2
     # F = (1 + b2) P R / (b2 P + R) with P = pn/(pd k), R = rn/(rd k); k cancels once.
     num = 100 * (bd + bn) * pn * rn
     den = k * (bn * pn * rd + bd * rn * pd)
@@ -45,8 +45,8 @@ def mean_order_f(stats: "SegmentStats", params: ChrfParams, *, eps: bool) -> Fra
     denominator scores the substitute EPSILON: no match with both counts positive, or both
     counts zero.  Without it (chrF++.py's sentence score) an order with no match scores 0.
     """
-    b2 = params.beta * params.beta
-    bn, bd = b2.numerator, b2.denominator
+    beta = params.beta
+    bn, bd = beta.numerator ** 2, beta.denominator ** 2
     sn, sd = 0, 1
     n_eps = 0
     for h, r, m in zip(stats.hyp, stats.ref, stats.match):

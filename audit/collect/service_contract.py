@@ -78,14 +78,15 @@ def _judge_all(run: ContractRun, judge: Judge, probes: list[Probe], client) -> l
         for fam in _families_of(p):
             run.note(p, fam)
         problems = judge.judge(p.fields, reply)
-        earlier = run.answers.get(_answer(reply)) if _answer(reply) is not None else None
+        answer = _answer(reply)  # once: it serialises the whole answer
+        earlier = run.answers.get(answer) if answer is not None else None
         if problems and earlier is not None and earlier.body != p.body:
             run.note(p, "contract-request-independence")
             run.add(p, Violation("contract-request-independence", f"the answer is the one given to an earlier "
                                  f"request ({earlier.name}): {problems[0].detail}"), reply)
             continue
-        if _answer(reply) is not None:
-            run.answers.setdefault(_answer(reply), p)
+        if answer is not None:
+            run.answers.setdefault(answer, p)
         for v in problems:
             run.add(p, v, reply)
     return replies

@@ -33,20 +33,13 @@ from fractions import Fraction
 from typing import Sequence
 
 from reference_impl import ChrfParams, SegmentStats
+from reference_impl.matching import clipped_matches, ngram_totals
 from reference_impl.scoring import effective_order_score
-from reference_impl.text import char_ngrams, word_ngrams
 
 
 @functools.lru_cache(maxsize=64)
 def _params(char_order: int, word_order: int, beta: int) -> ChrfParams:
     return ChrfParams.make(char_order=char_order, word_order=word_order, beta=beta)
-
-
-def _matches(hc, rc) -> int:
-    """Clipped matches: sum over reference n-grams of min(reference count, hypothesis count)."""
-    if len(hc) > len(rc):
-        hc, rc = rc, hc
-    return sum(min(n, rc[g]) for g, n in hc.items() if g in rc)
 
 
 @dataclass(frozen=True)
@@ -72,14 +65,16 @@ class Metric:
         """Word tokens: the text split on runs of whitespace; a word of more than one code
         point loses one punctuation mark, from its end, else from its start."""
         out: list[str] = []
+        punctuation = self.punctuation
         for w in self._split.split(text):
-            if not w:
-                continue
-            if len(w) > 1 and w[-1] in self.punctuation:
-                out += [w[:-1], w[-1]]
-            elif len(w) > 1 and w[0] in self.punctuation:
-                out += [w[0], w[1:]]
-            else:
+            if len(w) > 1:
+                if w[-1] in punctuation:
+                    out += (w[:-1], w[-1])
+                    continue
+                if w[0] in punctuation:
+                    out += (w[0], w[1:])
+                    continue
+            if w:
                 out.append(w)
         return out
 
@@ -89,13 +84,17 @@ class Metric:
         n-grams, clipped matches.  Hypothesis counts are kept whatever the reference has."""
         if lowercase:
             hypothesis, reference = hypothesis.lower(), reference.lower()
-        hc, ht = char_ngrams(self.chars(hypothesis), self.char_order)
-        rc, rt = char_ngrams(self.chars(reference), self.char_order)
-        if self.word_order:
-            hw, hwt = word_ngrams(self.tokens(hypothesis), self.word_order)
-            rw, rwt = word_ngrams(self.tokens(reference), self.word_order)
-            hc, ht, rc, rt = hc + hw, ht + hwt, rc + rw, rt + rwt
-        return SegmentStats(tuple(ht), tuple(rt), tuple(_matches(h, r) for h, r in zip(hc, rc)))
+        return self._stats(hypothesis, reference, self.tokens(hypothesis), self.tokens(reference))
+
+    def _stats(self, hypothesis: str, reference: str, hyp_tokens: list, ref_tokens: list) -> SegmentStats:
+        """``segment_stats`` of texts already lowercased as asked, given their tokens."""
+        nc, nw = self.char_order, self.word_order
+        hc, rc = self.chars(hypothesis), self.chars(reference)
+        if not nw:
+            return SegmentStats(ngram_totals(len(hc), nc), ngram_totals(len(rc), nc), tuple(clipped_matches(hc, rc, nc)))
+        return SegmentStats(ngram_totals(len(hc), nc) + ngram_totals(len(hyp_tokens), nw),
+                            ngram_totals(len(rc), nc) + ngram_totals(len(ref_tokens), nw),
+                            tuple(clipped_matches(hc, rc, nc) + clipped_matches(hyp_tokens, ref_tokens, nw)))
 
     def params(self, beta: int) -> ChrfParams:
         return _params(self.char_order, self.word_order, beta)
@@ -107,17 +106,19 @@ class Metric:
     def evaluate(self, hypotheses: Sequence[str], references: Sequence[str], beta: int = 2,
                  lowercase: bool = False) -> "Evaluation":
         """Everything a response states about a valid request: corpus score (from summed
-        statistics), segment scores and word tokens, in input order."""
-        stats = [self.segment_stats(h, r, lowercase) for h, r in zip(hypotheses, references)]
-        total = stats[0]
-        for s in stats[1:]:
-            total = total + s
-        fold = str.lower if lowercase else str
+        statistics), segment scores and word tokens, in input order.  Each text is
+        lowercased (if asked) and tokenised once: its tokens are both its word n-grams and
+        its ``word_tokens``."""
+        if lowercase:
+            hypotheses, references = [h.lower() for h in hypotheses], [r.lower() for r in references]
+        tokens = [{"hypothesis": self.tokens(h), "reference": self.tokens(r)} for h, r in zip(hypotheses, references)]
+        stats = [self._stats(h, r, t["hypothesis"], t["reference"]) for h, r, t in zip(hypotheses, references, tokens)]
+        params = self.params(beta)
+        total = SegmentStats(*(tuple(map(sum, zip(*side))) for side in zip(*((s.hyp, s.ref, s.match) for s in stats))))
         return Evaluation(
-            score=self.score(total, beta),
-            segment_scores=[self.score(s, beta) for s in stats],
-            word_tokens=[{"hypothesis": self.tokens(fold(h)), "reference": self.tokens(fold(r))}
-                         for h, r in zip(hypotheses, references)],
+            score=effective_order_score(total, params),
+            segment_scores=[effective_order_score(s, params) for s in stats],
+            word_tokens=tokens,
         )
 
 
@@ -142,11 +143,12 @@ def decimal_text(x: Fraction, places: int = 6, rounding: str = "half-even") -> s
     """``x`` (>= 0) with ``places`` decimals, rounded exactly.  ``rounding``: "half-even" (the
     contract's), or the usual mistakes, to name them: "half-up", "half-down", "down"."""
     scale = 10 ** places
-    q, r = divmod(x.numerator * scale, x.denominator)
+    num, den = x.numerator, x.denominator
+    q, r = divmod(num * scale, den)
     twice = 2 * r
     if rounding == "down" or r == 0:
         pass
-    elif twice > x.denominator or (twice == x.denominator and (
+    elif twice > den or (twice == den and (
             rounding == "half-up" or (rounding == "half-even" and q % 2))):
         q += 1
     whole, frac = divmod(q, scale)

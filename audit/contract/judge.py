@@ -168,6 +168,8 @@ class Judge:
         scores = self._field(body, "segment_scores")
         if not isinstance(scores, list) or len(scores) != n:
             return []
+        if scores == [decimal_text(x, self.places) for x in ev.segment_scores]:
+            return []  # every text is the exact value rounded half to even: nothing to say
         seen, out = set(), []
         for i, (text, exact) in enumerate(zip(scores, ev.segment_scores)):
             for v in self._decimal(fields, text, exact, lambda e, i=i: e.segment_scores[i], f"segment_scores[{i}]",
