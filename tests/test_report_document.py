@@ -231,7 +231,7 @@ def test_issue_shows_the_root_cause_excerpt_only_when_the_diff_does_not():
     f["patch"] = {"diff": "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n     a = 1\n-    return a / 6\n+    return a / n\n"
                           "     # end\n", "verified": True, "description": "divide by n"}
     text = issues.render(doc)["issues/nltk/requested-order-divisor.md"].decode("utf-8")
-    assert ("`m.py`, line 2, in `score`: `return a / 6` — the divisor (the patch below replaces it)." in text
+    assert ("`m.py`, line 2, in `score`: `return a / 6` — the divisor. The patch below replaces this line." in text
             and "2>     return a / 6" not in text)
     f["patch"]["diff"] = f["patch"]["diff"].replace("-    return a / 6\n+    return a / n\n", "     return a / 6\n+    n = 6\n")
     text = issues.render(doc)["issues/nltk/requested-order-divisor.md"].decode("utf-8")
@@ -253,3 +253,17 @@ def test_family_impact_table_is_folded_and_the_study_is_not():
         assert body.index("| System | Reference |") < body.index("</details>")
     top = md.split("## Impact on a corpus\n", 1)[1].split("\n## `", 1)[0]
     assert "### Systems" in top and "<details>" not in top
+
+
+def test_an_absolute_source_path_shows_its_file_name_only():
+    """An external program's root cause is a path on the auditing machine: the report names the
+    file (the path stays in audit.json), so the report reads the same on any machine."""
+    doc = document(enrich(example_result(), with_upstream=False))
+    f = next(x for x in doc["findings"] if x["implementation"] == "nltk" and x["family"] == "requested-order-divisor")
+    f["root_cause"] = {"file": "/home/someone/chrF/chrF++.py", "function": "computeChrF", "why": "w"}
+    md = markdown.render(doc)["nltk.md"].decode("utf-8")
+    text = issues.render(doc)["issues/nltk/requested-order-divisor.md"].decode("utf-8")
+    for out in (md, text):
+        assert "`chrF++.py`, in `computeChrF`" in out and "/home/someone" not in out
+    f["root_cause"]["file"] = "nltk/translate/chrf_score.py"
+    assert "`nltk/translate/chrf_score.py`, in `computeChrF`" in markdown.render(doc)["nltk.md"].decode("utf-8")

@@ -98,3 +98,13 @@ def marked_line(excerpt: str) -> Optional[str]:
         if sep and head.strip().isdigit():
             return code.strip()
     return None
+
+
+def source_where(rc: dict) -> str:
+    """Where a root cause is, as a report prints it: the file relative to its package (an
+    absolute path, e.g. an external program's on the auditing machine, shows its file name
+    only: audit.json keeps the path), the line and the function."""
+    path = str(rc.get("file") or "")
+    shown = path.replace("\\", "/").rsplit("/", 1)[-1] if path.startswith(("/", "\\")) or path[1:3] == ":\\" else path
+    return f"`{shown}`" + (f", line {rc['line']}" if rc.get("line") else "") + (
+        f", in `{rc['function']}`" if rc.get("function") else "")

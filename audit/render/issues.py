@@ -8,7 +8,7 @@ the root-cause line and the suggested patch, in about 80 lines.  A view of the d
 
 from __future__ import annotations
 
-from ._doc import anchors, claims_text, families, findings_of, first, marked_line
+from ._doc import anchors, claims_text, families, findings_of, first, marked_line, source_where
 from ._text import md_code, num, repro_text, visible
 from .markdown import combined_path, issue_path
 
@@ -79,13 +79,12 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     rc = first(group, "root_cause")
     lines += ["## Root cause", ""]
     if rc:
-        where = f"`{rc.get('file')}`" + (f", line {rc['line']}" if rc.get("line") else "") + (
-            f", in `{rc['function']}`" if rc.get("function") else "")
+        where = source_where(rc)
         code = marked_line(rc.get("excerpt") or "")
         if code and _removed_by(first(group, "patch"), code):
             # the diff below shows that line with its context: the excerpt would repeat it
             lines += [f"{where}: {md_code(code)}" + (f" — {rc['why']}" if rc.get("why") else "")
-                      + " (the patch below replaces it).", ""]
+                      + ". The patch below replaces this line.", ""]
         else:
             lines += [f"{where}" + (f": {rc['why']}." if rc.get("why") else "."), ""]
             if rc.get("excerpt"):
@@ -93,18 +92,17 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     else:
         lines += ["Not located in the installed source.", ""]
     patch = first(group, "patch")
-    lines += ["## Suggested patch", ""]
     if patch:
-        if patch.get("description"):
-            lines += [patch["description"][0].upper() + patch["description"][1:] + ".", ""]
-        status = {True: "Checked: on a patched copy of the released package the repro above agrees with the "
-                        "definition, and a differential audit of the copy finds no new divergence.",
-                  False: "Not confirmed: on a patched copy the repro still diverges or another divergence appears.",
+        status = {True: " (checked: on a patched copy of the released package the repro above agrees with the "
+                        "definition, and a differential audit of the copy finds no new divergence)",
+                  False: " (not confirmed: on a patched copy the repro still diverges or another divergence appears)",
                   None: ""}[patch.get("verified")]
+        what = patch.get("description")
+        lines += [f"**Suggested patch**{status}" + (f": {what[0].upper() + what[1:]}." if what else "."), ""]
         fence = "~~~~" if "```" in patch["diff"] else "```"
-        lines += [f"{fence}diff", patch["diff"].rstrip("\n"), fence, ""] + ([status, ""] if status else [])
+        lines += [f"{fence}diff", patch["diff"].rstrip("\n"), fence, ""]
     else:
-        lines += ["None suggested.", ""]
+        lines += ["**Suggested patch:** none.", ""]
     lines += [f"<sub>Found by a differential audit against an exact chrF reference (chrf-audit "
               f"{doc['environment']['chrf_audit']}).</sub>", ""]
     return visible("\n".join(lines))
@@ -125,7 +123,7 @@ def render_combined(doc: dict, entry: dict) -> str:
               False: "Not confirmed: on a patched copy a repro still diverges or another divergence appears.",
               None: ""}[c.get("verified")]
     fence = "~~~~" if "```" in c["diff"] else "```"
-    lines += ["", f"{fence}diff", c["diff"].rstrip("\n"), fence, ""] + ([status, ""] if status else [])
+    lines += [""] + ([status, ""] if status else []) + [f"{fence}diff", c["diff"].rstrip("\n"), fence, ""]
     lines += [f"<sub>Found by a differential audit against an exact chrF reference (chrf-audit "
               f"{doc['environment']['chrf_audit']}).</sub>", ""]
     return visible("\n".join(lines))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of, first,
-                   is_metamorphic, largest_text, marked_line)
+                   is_metamorphic, largest_text, marked_line, source_where)
 from ._text import escape, fit_line, md_cell, md_code, md_table, num, repro_text, signed, visible
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
@@ -210,8 +210,7 @@ def _root_cause(entry: dict, group: list[dict], version: Optional[str]) -> list[
         return ["**Root cause:** not located in the installed source.", ""]
     lines: list[str] = []
     for fs, rc in causes:
-        where = f"`{rc.get('file')}`" + (f", line {rc['line']}" if rc.get("line") else "") + (
-            f", in `{rc['function']}`" if rc.get("function") else "")
+        where = source_where(rc)
         levels = "" if len(causes) == 1 else f" ({', '.join(f['level'] for f in fs)} level)"
         text = f"**Root cause{levels}:** {where} (installed {md_cell(entry['implementation'])}{' ' + version if version else ''})"
         code = marked_line(rc.get("excerpt") or "")
