@@ -141,3 +141,27 @@ def test_torchmetrics_without_torch_says_how_to_install_it(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "install it with pip install -e '.[torchmetrics]' in the chrf-audit checkout" in proc.stderr, proc.stderr
+
+
+_ADOPTER = r"""
+import os, subprocess, sys, time
+from audit.processes import subreaper
+assert subreaper.become_subreaper()
+code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+orphans = set()
+for _ in range(20):  # 1 s after the exit: whatever the run left is re-parented to us
+    orphans |= {pid for pid, (ppid, state, _) in subreaper._table().items() if ppid == os.getpid()}
+    time.sleep(0.05)
+print(code, len(orphans))
+"""
+
+
+def test_a_run_leaves_no_process_not_even_an_exited_one(tmp_path):
+    """When ``chrf-audit run`` returns, every process it started has been waited for: none is
+    re-parented (not even multiprocessing's resource tracker, which ends after its parent and
+    was a zombie of init for a moment).  Watched by a subreaper that runs the command."""
+    out = subprocess.run([sys.executable, "-c", _ADOPTER, sys.executable, "-m", "audit.cli", "run", "--impl",
+                          "sacrebleu-chrf", "--max-examples", "5", "--no-verify", "--reports-dir", str(tmp_path / "r")],
+                         cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["0", "0"], out.stdout

@@ -240,5 +240,21 @@ def install() -> None:
     if _installed or threading.current_thread() is not threading.main_thread():
         return
     signal.signal(signal.SIGTERM, _on_sigterm)
+    atexit.register(_stop_resource_tracker)  # runs after stop_all (atexit is last in, first out)
     atexit.register(stop_all)
     _installed = True
+
+
+def _stop_resource_tracker() -> None:
+    """multiprocessing's resource tracker (started by a process pool's locks) ends by itself
+    when our end of its pipe closes, i.e. after we have exited, so nobody waits for it: it
+    outlived chrf-audit for a moment, a zombie re-parented to init.  Its own ``_stop`` closes
+    the pipe and reaps it before we exit (a Python without it: the tracker ends as before)."""
+    try:
+        from multiprocessing import resource_tracker
+
+        tracker = resource_tracker._resource_tracker
+        if getattr(tracker, "_pid", None) is not None and hasattr(tracker, "_stop"):
+            tracker._stop()
+    except Exception:  # noqa: BLE001 - at exit: the tracker then ends on its own, as it always did
+        pass
