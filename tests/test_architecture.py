@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.imports import import_targets
+
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "audit" / "render"
 
@@ -27,28 +29,18 @@ FORBIDDEN = (
 )
 
 
-def imports_of(source: str, module: str) -> set[str]:
+def imports_of(source: str, module: str, is_pkg: bool = False) -> set[str]:
     """Every module an import statement of ``source`` (the module ``module``) names, relative
     imports resolved; ``from a import b`` counts as ``a.b`` too (b may be a module)."""
-    package = module.rsplit(".", 1)[0]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
-            out.add(mod)
-            out.update(f"{mod}.{a.name}" for a in node.names)
+    for mod, names in import_targets(source, module, is_pkg):
+        out.add(mod)
+        out.update(f"{mod}.{a}" for a in names or ())
     return out
 
 
 def violations(source: str, module: str) -> list[str]:
-    return sorted(m for m in imports_of(source, module)
+    return sorted(m for m in imports_of(source, module, is_pkg=module == "audit.render")
                   if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
 
 

@@ -9,8 +9,9 @@ the order of record; docs/ARCHITECTURE.md draws it."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tests.fixtures.imports import import_targets
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,20 +54,12 @@ def modules(package: Path = ROOT / "audit", name: str = "audit") -> dict[str, tu
 def imports(source: str, module: str, is_pkg: bool, known) -> set[str]:
     """The modules of ``known`` that ``source`` imports, anywhere in it (inside functions
     too); ``from a import b`` is an import of ``a.b`` when that is a module, else of ``a``."""
-    package = module if is_pkg else module.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
-            for a in node.names:
-                found.add(f"{mod}.{a.name}" if f"{mod}.{a.name}" in known else mod)
+    for mod, names in import_targets(source, module, is_pkg):
+        if names is None:
+            found.add(mod)
+        for a in names or ():
+            found.add(f"{mod}.{a}" if f"{mod}.{a}" in known else mod)
     out = set()
     for name in found:
         while name and name not in known:

@@ -113,13 +113,9 @@ class Metric:
             hypotheses, references = [h.lower() for h in hypotheses], [r.lower() for r in references]
         tokens = [{"hypothesis": self.tokens(h), "reference": self.tokens(r)} for h, r in zip(hypotheses, references)]
         stats = [self._stats(h, r, t["hypothesis"], t["reference"]) for h, r, t in zip(hypotheses, references, tokens)]
-        params = self.params(beta)
         total = SegmentStats(*(tuple(map(sum, zip(*side))) for side in zip(*((s.hyp, s.ref, s.match) for s in stats))))
-        return Evaluation(
-            score=effective_order_score(total, params),
-            segment_scores=[effective_order_score(s, params) for s in stats],
-            word_tokens=tokens,
-        )
+        score = self.score  # the one place stats become a score (a contract's subclass may change it)
+        return Evaluation(score=score(total, beta), segment_scores=[score(s, beta) for s in stats], word_tokens=tokens)
 
 
 @dataclass(frozen=True)
