@@ -188,3 +188,32 @@ def test_secrets_from_the_environment_stay_out_of_reports(tmp_path):
 def test_no_service_is_left_running():
     """Every service these tests started (marked through its environment) is gone."""
     assert marked("chrf-http-test" + SESSION) == [] and marked("chrf-http-healthy" + SESSION) == []
+
+
+def test_the_judge_computes_while_the_service_answers():
+    """``_judge_all`` hands the judge's exact values to ``on_written``: by the time an answer
+    is read they are computed (the overlap benchmarks/bench_http_batching.py measures), and
+    the answers are judged as without it (the reference service's: nothing broken)."""
+    import chrf_service
+
+    from audit.collect.service_contract import ContractRun, _judge_all
+    from audit.contract import load
+    from audit.contract.judge import Judge
+    from audit.contract.probes import score_probes
+    from audit.http.client import Reply
+
+    contract = load(CONTRACT)
+    judge, service = Judge(contract), chrf_service.Service()
+    probes = score_probes(contract)
+    ready = []
+
+    class Client:
+        def send(self, body, on_written=None):
+            on_written()
+            f = probes[len(ready)].fields  # this request's
+            ready.append((tuple(f["hypotheses"]), tuple(f["references"]), f["beta"], f["lowercase"]) in judge._cache)
+            status, answer = service.handle(json.dumps(body).encode())
+            return Reply("json", status, answer, "", f"HTTP {status}")
+    run = ContractRun()
+    _judge_all(run, judge, probes, Client())
+    assert len(probes) > 5 and ready == [True] * len(probes) and not run.broken

@@ -5,6 +5,7 @@ repro's text; the adapter's batching (requests per call, within the contract's l
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -112,6 +113,89 @@ def test_map_keeps_the_order_of_requests():
         return httpx.Response(200, json=json.loads(request.content))
     c, _ = client(handler, concurrency=4)
     assert [r.body for r in c.map([{"i": i} for i in range(20)])] == [{"i": i} for i in range(20)]
+
+
+@contextmanager
+def loopback(*statuses: int):
+    """A real HTTP/1.1 server on 127.0.0.1 (keep-alive) answering its n-th request with
+    statuses[n] (200 after them) once ``server.release`` is set; ``server.got`` is set when
+    a request has been read whole, ``server.answered`` when an answer has been written."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):
+            srv = self.server
+            self.rfile.read(int(self.headers["Content-Length"]))
+            srv.got.set()
+            srv.release.wait(10)
+            status = srv.statuses.pop(0) if srv.statuses else 200
+            body = b'{"ok": true}'
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            srv.answered.set()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.statuses = list(statuses)
+    server.got, server.release, server.answered = threading.Event(), threading.Event(), threading.Event()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server, f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def test_on_written_runs_when_the_request_is_written_before_the_answer():
+    """What lets the judge compute while the service does: the callback runs once the service
+    has the whole request and before it has answered (the server answers only when the
+    callback releases it; called after the answer, or never, it would find otherwise)."""
+    seen = []
+    with loopback() as (server, url):
+        c = HttpClient(url, timeout=30)
+
+        def meanwhile():
+            seen.append((server.got.wait(10), server.answered.is_set()))
+            server.release.set()
+        reply = c.send({"x": 1}, on_written=meanwhile)
+        c.close()
+    assert (reply.kind, reply.body, seen) == ("json", {"ok": True}, [(True, False)])
+
+
+def test_on_written_runs_once_across_retries_and_not_for_a_request_never_written():
+    calls = []
+    with loopback(503, 200) as (server, url):
+        server.release.set()
+        c = HttpClient(url, timeout=30, sleep=lambda s: None)
+        reply = c.send({}, on_written=lambda: calls.append(1))
+        assert (reply.kind, reply.attempts, calls) == ("json", 2, [1])
+        # what the callback raises, send raises; the client goes on working
+        with pytest.raises(ZeroDivisionError):
+            c.send({}, on_written=lambda: 1 / 0)
+        assert c.send({}).kind == "json"
+        c.close()
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    c = HttpClient(f"http://127.0.0.1:{port}/", timeout=5, retries=1, sleep=lambda s: None)
+    reply = c.send({}, on_written=lambda: calls.append(2))
+    c.close()
+    assert reply.kind == "dropped" and calls == [1]
 
 
 def test_headers_from_the_environment_never_echo_secrets():

@@ -68,12 +68,17 @@ def _families_of(probe: Probe) -> list[str]:
 
 def _judge_all(run: ContractRun, judge: Judge, probes: list[Probe], client) -> list:
     """Send the probes one after the other (a service that keeps state must see the same
-    sequence on every run) and judge each answer.  A wrong answer that is, byte for byte,
-    the answer to an earlier *different* request is a replay (state kept across requests):
-    that one promise is broken, not every promise the stale answer happens to miss."""
+    sequence on every run) and judge each answer.  The judge computes its exact values for a
+    request while the service answers it (``HttpClient.send``'s ``on_written``): on two
+    cores the batched audit's two halves of the arithmetic run at once.
+
+    A wrong answer that is, byte for byte, the answer to an earlier *different* request is a
+    replay (state kept across requests): that one promise is broken, not every promise the
+    stale answer happens to miss."""
     replies = []
     for p in probes:
-        reply = client.send(p.body)
+        # the judge's exact values, computed while the service computes its answer
+        reply = client.send(p.body, on_written=lambda p=p: judge.expected(p.fields))
         replies.append(reply)
         for fam in _families_of(p):
             run.note(p, fam)

@@ -11,6 +11,10 @@ headers, an exhausted ``--max-requests`` budget), which is one ``UsageError`` li
   service answered, never on how long anything took: a slow machine sees the same replies.
 * **Concurrency**: ``map`` sends up to ``concurrency`` requests at once and returns the
   replies in request order.
+* **Work while the service works**: ``send(..., on_written=f)`` calls ``f`` in the sending
+  thread once the request is written and before the answer is read, so the caller's own
+  computation overlaps the service's with no thread and no lock (the answer waits in the
+  socket; the read timeout starts after ``f``).
 * **Budget**: ``max_requests`` requests (retries not counted: a flapping service must not
   change what an audit sends) then ``RequestBudgetExhausted``.
 * **Hostile answers**: a body over ``MAX_BODY`` bytes or not JSON is a ``garbage`` reply.
@@ -157,8 +161,11 @@ class HttpClient:
             follow_redirects=False, trust_env=False)
 
     # -- sending ------------------------------------------------------------------------------
-    def send(self, body: Any, headers: Optional[dict] = None) -> Reply:
-        """One request (``body`` as JSON, or raw bytes) with its retries."""
+    def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None) -> Reply:
+        """One request (``body`` as JSON, or raw bytes) with its retries.  ``on_written`` is
+        called at most once: when the first attempt's request is written, before its answer
+        is read (not at all if that attempt fails before, so the caller's work must not
+        depend on it having run; what it raises, ``send`` raises)."""
         with self._lock:
             if self.max_requests is not None and self.requests >= self.max_requests:
                 raise RequestBudgetExhausted(
@@ -171,7 +178,7 @@ class HttpClient:
             attempt += 1
             with self._lock:
                 self.attempts += 1
-            reply, wait = self._attempt(data, headers or {}, attempt)
+            reply, wait = self._attempt(data, headers or {}, attempt, on_written if attempt == 1 else None)
             if wait is None or attempt > self.retries:
                 return reply
             with self._lock:
@@ -191,11 +198,13 @@ class HttpClient:
             return min(asked, self.retry_after_cap)
         return min(self.backoff * 2 ** (attempt - 1), self.backoff_cap)
 
-    def _attempt(self, data: bytes, headers: dict, attempt: int) -> tuple[Reply, Optional[float]]:
+    def _attempt(self, data: bytes, headers: dict, attempt: int,
+                 on_written: Optional[Callable[[], Any]] = None) -> tuple[Reply, Optional[float]]:
         """(reply, seconds to wait before a retry or None: final)."""
         h = {"Content-Type": "application/json", **headers}
+        extensions = {"trace": _when_written(on_written)} if on_written else None
         try:
-            with self._client.stream(self.method, self.url, content=data, headers=h) as r:
+            with self._client.stream(self.method, self.url, content=data, headers=h, extensions=extensions) as r:
                 raw = b""
                 for chunk in r.iter_bytes():
                     raw += chunk
@@ -232,6 +241,16 @@ class HttpClient:
 
     def close(self) -> None:
         self._client.close()
+
+
+def _when_written(call: Callable[[], Any]):
+    """An httpcore ``trace`` callback (httpx's documented request extension) that calls
+    ``call`` when the request body is written: httpcore's event ``http11.`` (or ``http2.``)
+    ``send_request_body.complete``, after which it reads the answer."""
+    def trace(name: str, info: dict) -> None:
+        if name.endswith("send_request_body.complete"):
+            call()
+    return trace
 
 
 def _transport_detail(e: Exception) -> str:
