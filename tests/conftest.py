@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests.fixtures.signals import restore_ctrl_c
 from hypothesis.configuration import set_hypothesis_home_dir
 
 # Hypothesis keeps caches (mined constants, the Unicode table) under its home directory,
@@ -33,6 +35,11 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 
 _profile = os.environ.get("CHRF_AUDIT_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 settings.load_profile(_profile)
+
+
+def pytest_configure(config):
+    """In the controller and in each xdist worker (tests/fixtures/signals.py says why)."""
+    restore_ctrl_c()
 
 
 @pytest.fixture(scope="session")
