@@ -12,16 +12,17 @@ service and held to the exact reference, as the contract checks' segment sample 
 Each both ways: *overlapped*, as the audit judges (``_judge_all``: the judge computes its
 exact values once the request is written, while the service computes, ``HttpClient.send``'s
 ``on_written``), and *sequential* (send, wait for the answer, compute, judge).  The ratio is
-taken against the faster per-input way: the best a client that ignores the batch can do.  All four in the same run, --runs times each
-(alternating); prints the medians and the ratios.
+taken against the faster per-input way: the best a client that ignores the batch can do.
+All four in the same run, --runs times each (alternating); prints the medians and the ratios.
 
     python benchmarks/bench_http_batching.py [--n 1024] [--runs 5] [--rtt-ms 0]
 
 On bare loopback the batched audit is compute-bound (the exact metric computed for every
-segment, by the Python service and again by the judge, plus the output schema) and the
-per-input audit request-bound, so the ratio is the per-request cost over the per-segment
-compute; ``--rtt-ms`` adds a network round trip to every answer, as any service that is not
-on this machine has.
+segment, by the Python service and again by the judge, plus the output schema; with a free
+core the overlap runs the two at once) and the per-input audit request-bound, so the ratio
+is the per-request cost over the per-segment compute; ``--rtt-ms`` adds a network round
+trip to every answer, as any service that is not on this machine has.  Results and numbers:
+docs/http.md, "Batching, measured".
 """
 
 from __future__ import annotations
