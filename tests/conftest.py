@@ -46,12 +46,30 @@ def pytest_configure(config):
 def fresh_stats_run(tmp_path_factory):
     """The README's `chrf-audit stats` from an empty cache, run once per session: (cache,
     reports dir, completed process).  It creates evaluatio's venv for real (about 10 s with
-    the configured package registries), which the tests of evaluatio's procedures then use."""
-    cache, out = tmp_path_factory.mktemp("empty-cache"), tmp_path_factory.mktemp("stats-reports")
-    env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-    proc = subprocess.run([sys.executable, "-m", "audit.cli", "stats", "--reports-dir", str(out)],
-                          env=env, capture_output=True, text=True, timeout=1800, cwd=out)
-    return cache, out, proc
+    the configured package registries), which the tests of evaluatio's procedures then use.
+
+    Once per session, not per xdist worker (the tests that use it are in four files, which
+    ``--dist loadfile`` spreads over both): the first worker runs it under a lock in the
+    session's shared temporary directory and writes what it printed; the other reads that.
+    The cache and the reports it made are only read afterwards."""
+    import fcntl
+    import json
+
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "fresh-stats-run"
+    shared.mkdir(exist_ok=True)
+    cache, out, record = shared / "empty-cache", shared / "stats-reports", shared / "process.json"
+    argv = [sys.executable, "-m", "audit.cli", "stats", "--reports-dir", str(out)]
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            cache.mkdir()
+            out.mkdir()
+            env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+            proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1800, cwd=out)
+            record.write_text(json.dumps({"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}))
+        done = json.loads(record.read_text())
+    return cache, out, subprocess.CompletedProcess(argv, done["returncode"], done["stdout"], done["stderr"])
 
 
 @pytest.fixture(scope="session")
