@@ -42,59 +42,78 @@ def pytest_configure(config):
     restore_ctrl_c()
 
 
-@pytest.fixture(scope="session")
-def fresh_stats_run(tmp_path_factory):
-    """The README's `chrf-audit stats` from an empty cache, run once per session: (cache,
-    reports dir, completed process).  It creates evaluatio's venv for real (about 10 s with
-    the configured package registries), which the tests of evaluatio's procedures then use.
-
-    Once per session, not per xdist worker (the tests that use it are in four files, which
-    ``--dist loadfile`` spreads over both): the first worker runs it under a lock in the
-    session's shared temporary directory and writes what it printed; the other reads that.
-    The cache and the reports it made are only read afterwards."""
+def once_per_session(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
+    """``make(directory)`` (a JSON-able result) run once per test session, not once per xdist
+    worker: for the costly runs whose fixtures serve tests in several files, which
+    ``--dist loadfile`` spreads over both workers.  The first worker to need it runs it under
+    a lock in the session's shared temporary directory and records the result; the others
+    wait for the lock and read it.  What ``make`` leaves in the directory is only read after."""
     import fcntl
     import json
 
     base = tmp_path_factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "fresh-stats-run"
-    shared.mkdir(exist_ok=True)
-    cache, out, record = shared / "empty-cache", shared / "stats-reports", shared / "process.json"
-    argv = [sys.executable, "-m", "audit.cli", "stats", "--reports-dir", str(out)]
-    with open(shared / "lock", "w") as lock:
+    where = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+    where.mkdir(exist_ok=True)
+    record = where / "result.json"
+    with open(where / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not record.exists():
-            cache.mkdir()
-            out.mkdir()
-            env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-            proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1800, cwd=out)
-            record.write_text(json.dumps({"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}))
-        done = json.loads(record.read_text())
-    return cache, out, subprocess.CompletedProcess(argv, done["returncode"], done["stdout"], done["stderr"])
+            record.write_text(json.dumps(make(where)))
+        return where, json.loads(record.read_text())
+
+
+def _completed(argv, proc) -> dict:
+    return {"argv": [str(a) for a in argv], "returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+
+
+def _process(d: dict) -> subprocess.CompletedProcess:
+    return subprocess.CompletedProcess(d["argv"], d["returncode"], d["stdout"], d["stderr"])
+
+
+@pytest.fixture(scope="session")
+def fresh_stats_run(tmp_path_factory):
+    """The README's `chrf-audit stats` from an empty cache, run once per session: (cache,
+    reports dir, completed process).  It creates evaluatio's venv for real (about 10 s with
+    the configured package registries), which the tests of evaluatio's procedures then use."""
+    def make(where: Path) -> dict:
+        cache, out = where / "empty-cache", where / "stats-reports"
+        cache.mkdir()
+        out.mkdir()
+        env = dict(os.environ, CHRF_AUDIT_CACHE=str(cache), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+        argv = [sys.executable, "-m", "audit.cli", "stats", "--reports-dir", str(out)]
+        return _completed(argv, subprocess.run(argv, env=env, capture_output=True, text=True, timeout=1800, cwd=out))
+
+    where, done = once_per_session(tmp_path_factory, "fresh-stats-run", make)
+    return where / "empty-cache", where / "stats-reports", _process(done)
 
 
 @pytest.fixture(scope="session")
 def worsening_nltk_patch(tmp_path_factory):
     """`chrf-audit validate-patch` of issue 19's patch that makes nltk worse
-    (``num_ngram_sizes = len(ngram_fscores) + 1``), run once: (completed process, its --json)."""
-    import difflib
-    import json
+    (``num_ngram_sizes = len(ngram_fscores) + 1``), run once per session: (completed process,
+    its --json)."""
+    def make(work: Path) -> dict:
+        import difflib
+        import json
 
-    from audit.upstream._base import module_source
+        from audit.upstream._base import module_source
 
-    work = tmp_path_factory.mktemp("worse-patch")
-    _, _, text = module_source("nltk.translate.chrf_score")
-    worse = text.replace("num_ngram_sizes = len(ngram_fscores)\n", "num_ngram_sizes = len(ngram_fscores) + 1\n")
-    assert worse != text
-    (work / "worse.diff").write_text("".join(difflib.unified_diff(
-        text.splitlines(True), worse.splitlines(True), "a/nltk/translate/chrf_score.py",
-        "b/nltk/translate/chrf_score.py")), encoding="utf-8")
-    root = Path(__file__).resolve().parents[1]
-    proc = subprocess.run([sys.executable, "-m", "audit.cli", "validate-patch", "--impl", "nltk", "--patch", "worse.diff",
-                           "--max-examples", "20", "--cases", str(root / "cases"), "--json", "v.json"],
-                          cwd=work, env=dict(os.environ, PYTHONPATH=str(root), NO_COLOR="1"),
-                          capture_output=True, text=True, timeout=1800)
-    doc = json.loads((work / "v.json").read_text()) if (work / "v.json").is_file() else {"families": []}
-    return proc, doc
+        _, _, text = module_source("nltk.translate.chrf_score")
+        worse = text.replace("num_ngram_sizes = len(ngram_fscores)\n", "num_ngram_sizes = len(ngram_fscores) + 1\n")
+        assert worse != text
+        (work / "worse.diff").write_text("".join(difflib.unified_diff(
+            text.splitlines(True), worse.splitlines(True), "a/nltk/translate/chrf_score.py",
+            "b/nltk/translate/chrf_score.py")), encoding="utf-8")
+        root = Path(__file__).resolve().parents[1]
+        argv = [sys.executable, "-m", "audit.cli", "validate-patch", "--impl", "nltk", "--patch", "worse.diff",
+                "--max-examples", "20", "--cases", str(root / "cases"), "--json", "v.json"]
+        proc = subprocess.run(argv, cwd=work, env=dict(os.environ, PYTHONPATH=str(root), NO_COLOR="1"),
+                              capture_output=True, text=True, timeout=1800)
+        doc = json.loads((work / "v.json").read_text()) if (work / "v.json").is_file() else {"families": []}
+        return {"process": _completed(argv, proc), "doc": doc}
+
+    _, done = once_per_session(tmp_path_factory, "worsening-nltk-patch", make)
+    return _process(done["process"]), done["doc"]
 
 
 @pytest.fixture(scope="session")
