@@ -1,4 +1,6 @@
-"""Shared test configuration: Hypothesis profiles.
+"""Shared test configuration: Hypothesis profiles, Ctrl-C however pytest was launched
+(tests/fixtures/signals.py), and the costly session fixtures (run once per session, not
+once per xdist worker: ``once_per_session``).
 
 Profiles (no on-disk example database anywhere: saved cases live under cases/ only; no
 ./.hypothesis either):
@@ -19,9 +21,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from tests.fixtures.signals import restore_ctrl_c
-from hypothesis.configuration import set_hypothesis_home_dir
 
 # Hypothesis keeps caches (mined constants, the Unicode table) under its home directory,
 # ./.hypothesis by default: the test session uses a temporary one, so that running the tests
