@@ -185,3 +185,40 @@ def test_stop_kills_the_group_before_reaping():
     procs.stop(proc)
     assert _until(lambda: not _alive(grandchild), 30)
     assert proc.returncode == 0 and proc not in procs.live()
+
+
+#: a process that installs the owner, has its own interruption raised inside a garbage-
+#: collector callback (where Python only prints an exception: Hypothesis registers such a
+#: callback, and a SIGTERM'd run went on waiting for a hung implementation), then blocks in
+#: a read that nothing will ever answer
+SWALLOWED = """
+import gc, os, signal, sys
+sys.path.insert(0, {root!r})
+from audit.processes import owner
+owner.install()
+sent = []
+
+def callback(phase, info):
+    if not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.{sig})
+        sent.append(2)  # the handler raises here, inside the callback: the exception is swallowed
+
+gc.callbacks.append(callback)
+try:
+    gc.collect()
+    os.read(os.pipe()[0], 1)
+    print("not interrupted")
+except KeyboardInterrupt as e:  # Terminated is one
+    print(type(e).__name__)
+"""
+
+
+@pytest.mark.parametrize("sig, name", [("SIGTERM", "Terminated"), ("SIGINT", "KeyboardInterrupt")])
+def test_an_interruption_swallowed_by_a_gc_callback_is_raised_again(sig, name):
+    """Without the owner's unraisable hook the process would block in its read for ever
+    (here: until this test's limit); with it the signal is sent again and interrupts the read."""
+    proc = subprocess.run([sys.executable, "-c", SWALLOWED.format(root=str(ROOT), sig=sig)], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.stdout.strip() == name, proc.stderr
+    assert "Exception ignored" not in proc.stderr

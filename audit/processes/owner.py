@@ -13,7 +13,9 @@ exited normally.
 ``install`` (called by the CLI) turns SIGTERM into an exception in the main thread, so that the
 ordinary ``finally`` blocks run (adapters closed, temporary directories removed), and stops
 whatever is still registered on the way out (also at interpreter exit).  SIGINT already
-raises KeyboardInterrupt.  Workers additionally watch their parent (``adapters.worker``): a
+raises KeyboardInterrupt.  Either exception, when the handler happens to run inside a
+garbage-collector callback or a ``__del__`` (where Python only prints it), is raised again
+(``_on_unraisable``).  Workers additionally watch their parent (``adapters.worker``): a
 parent killed by SIGKILL, which no handler sees, still takes them down.
 """
 
@@ -24,6 +26,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from typing import Optional
@@ -235,14 +238,54 @@ _installed = False
 
 
 def install() -> None:
-    """SIGTERM -> ``Terminated`` in the main thread; every registered child stopped at exit."""
-    global _installed
+    """SIGTERM -> ``Terminated`` in the main thread; every registered child stopped at exit;
+    an interruption swallowed where it was raised is raised again (``_on_unraisable``)."""
+    global _installed, _previous_unraisablehook
     if _installed or threading.current_thread() is not threading.main_thread():
         return
     signal.signal(signal.SIGTERM, _on_sigterm)
+    _previous_unraisablehook = sys.unraisablehook
+    sys.unraisablehook = _on_unraisable
+    threading.Thread(target=_resend_swallowed, name="chrf-audit-resend-signal", daemon=True).start()
     atexit.register(_stop_resource_tracker)  # runs after stop_all (atexit is last in, first out)
     atexit.register(stop_all)
     _installed = True
+
+
+_previous_unraisablehook = sys.unraisablehook
+_swallowed = threading.Event()  # set by _on_unraisable: the main thread lost an interruption
+_swallowed_signal = [signal.SIGTERM]
+
+
+def _on_unraisable(unraisable) -> None:
+    """A signal's exception raised where Python cannot propagate it is only printed, and the
+    program goes on: a handler runs at whatever bytecode comes next, and when that is in a
+    garbage-collector callback (Hypothesis registers one) or a ``__del__``, ``Terminated`` (or
+    Ctrl-C's KeyboardInterrupt) ends here.  Seen: a SIGTERM'd run that went on waiting for a
+    hung implementation.  The watcher thread sends the signal again to the main thread.
+
+    Not from here: the handler would run at the next bytecode, inside this hook, where an
+    exception is ignored too.  The watcher needs the GIL first, which the main thread gives
+    up when it blocks (the read it would otherwise sit in) or after the switch interval, by
+    when it has left the callback: if it is in one again, the exception comes back here and
+    the signal is sent once more."""
+    exc = unraisable.exc_value
+    if isinstance(exc, Terminated):
+        _swallowed_signal[0] = signal.SIGTERM
+    elif isinstance(exc, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        _swallowed_signal[0] = signal.SIGINT
+    else:
+        _previous_unraisablehook(unraisable)
+        return
+    _swallowed.set()
+
+
+def _resend_swallowed() -> None:
+    """The watcher thread (a daemon started by ``install``)."""
+    while True:
+        _swallowed.wait()
+        _swallowed.clear()
+        signal.pthread_kill(threading.main_thread().ident, _swallowed_signal[0])
 
 
 def _stop_resource_tracker() -> None:
