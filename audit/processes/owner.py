@@ -24,6 +24,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -253,8 +254,7 @@ def install() -> None:
 
 
 _previous_unraisablehook = sys.unraisablehook
-_swallowed = threading.Event()  # set by _on_unraisable: the main thread lost an interruption
-_swallowed_signal = [signal.SIGTERM]
+_swallowed: "queue.SimpleQueue[int]" = queue.SimpleQueue()  # signals whose exception the main thread lost
 
 
 def _on_unraisable(unraisable) -> None:
@@ -271,21 +271,17 @@ def _on_unraisable(unraisable) -> None:
     the signal is sent once more."""
     exc = unraisable.exc_value
     if isinstance(exc, Terminated):
-        _swallowed_signal[0] = signal.SIGTERM
+        _swallowed.put(signal.SIGTERM)
     elif isinstance(exc, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        _swallowed_signal[0] = signal.SIGINT
+        _swallowed.put(signal.SIGINT)
     else:
         _previous_unraisablehook(unraisable)
-        return
-    _swallowed.set()
 
 
 def _resend_swallowed() -> None:
     """The watcher thread (a daemon started by ``install``)."""
     while True:
-        _swallowed.wait()
-        _swallowed.clear()
-        signal.pthread_kill(threading.main_thread().ident, _swallowed_signal[0])
+        signal.pthread_kill(threading.main_thread().ident, _swallowed.get())
 
 
 def _stop_resource_tracker() -> None:
