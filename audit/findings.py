@@ -76,6 +76,13 @@ class Finding:
     evidence: Optional[str] = None
     #: an HTTP service's finding (``--http``): the request body that reproduces it, as sent
     request: Any = None
+    #: the finding's group: its family, or for a family grouped by a signature (unexplained,
+    #: exception, invalid-output) the family and signature ("unexplained~digits")
+    group: str = ""
+    #: the groups of other findings this one stands for and that are therefore not reported
+    #: on their own (a metamorphic relation broken on unexplained inputs, a ``stateful``
+    #: finding on a repro that gave another value in a fresh process); its evidence names them
+    absorbs: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -105,9 +112,11 @@ class AdapterSummary:
     sources: dict = field(default_factory=dict)
     #: the reference's signature under the claimed parameters
     reference_signature: str = ""
-    #: level -> {"model": [families fitted], "explained": n, "observed": m}: the fitted model
-    #: of the implementation reproduces n of the m scores it returned under the claimed
-    #: parameters (audit.collect.fitting)
+    #: level -> {"model": [families fitted], "explained": n, "observed": m, "scope":
+    #: {"classes": [...], "never_tried": [...]}, "leaves_out": [...], "ambiguous": [...]}: the
+    #: fitted model of the implementation reproduces n of the m scores it returned under the
+    #: claimed parameters, on inputs of those classes, leaving out what it lists
+    #: (audit.collect.fitting.fit_summary)
     fit: dict = field(default_factory=dict)
     #: a service audited by its contract (``--http``): the conformance table of
     #: ``audit.collect.service_contract`` (each promise kept or broken), else None

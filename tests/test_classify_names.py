@@ -59,8 +59,8 @@ def test_a_new_family_is_named_with_its_evidence(module, hyp, ref, family):
     checker = _checker(module, "tests.planted")
     obs = checker.check("sentence", {"hypothesis": hyp, "references": [ref]})
     assert obs.key == (family,)
-    evidence = checker.classifier.evidence[("sentence", (family,))]
-    m = re.fullmatch(r"explains (\d+) of (\d+) targeted inputs", evidence)
+    evidence = checker.classifier.fitted(checker.adapter.claims.definition).evidence[("sentence", (family,))]
+    m = re.match(r"explains (\d+) of (\d+) distinguishing inputs", evidence)
     assert m and m.group(1) == m.group(2) and int(m.group(1)) >= 5, evidence
     assert obs.detail.endswith(evidence)
 

@@ -1,4 +1,5 @@
-"""The multi-bug planted implementations (tests/planted_multibug) are what they say they are,
+"""The multi-bug planted implementations (tests/planted_multibug, and the adversarial ones of
+tests/planted_adversarial, which follow the same conventions) are what they say they are,
 checked without running the audit:
 
 (a) with every bug switched off, each module is a correct implementation of its claims: it
@@ -25,11 +26,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import tests.planted_adversarial as adversarial
 import tests.planted_multibug as package
 from audit.diagnose.families import FAMILIES
 from reference_impl import DEFINITIONS, corpus_score, sentence_score
 
-NAMES = package.modules()
+#: module names: tests.planted_multibug's by name, tests.planted_adversarial's as "adversarial.<name>"
+NAMES = package.modules() + [f"adversarial.{m}" for m in adversarial.modules()]
 PARAMS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition")
 CLAIM_KEYS = set(PARAMS) | {"scale"}
 TOLERANCE = 1e-9
@@ -40,6 +43,8 @@ TIE = 1e-12
 
 
 def load(name):
+    if name.startswith("adversarial."):
+        return importlib.import_module(f"tests.planted_adversarial.{name.split('.', 1)[1]}")
     return importlib.import_module(f"tests.planted_multibug.{name}")
 
 
@@ -62,8 +67,14 @@ def reference(module, level, inputs):
 
 
 def outcome(callables, level, inputs, scale):
-    """("value", score on 0..100) or ("raised", type, message) or ("invalid", repr)."""
+    """("value", score on 0..100) or ("raised", type, message) or ("invalid", repr).  ``inputs``
+    may be a list of calls made one after the other in one process (a witness of state): the
+    last one's outcome."""
     fn = callables[0] if level == "sentence" else callables[1]
+    if isinstance(inputs, list):
+        for earlier in inputs[:-1]:
+            fn(**earlier)
+        inputs = inputs[-1]
     try:
         value = fn(**inputs)
     except Exception as exc:  # noqa: BLE001 - a planted bug may raise anything
@@ -145,8 +156,9 @@ WITNESS_CASES = [(name, key) for name in NAMES for key in load(name).WITNESSES]
 def test_each_bug_alone_changes_the_score_on_its_witness(name, key):
     module = load(name)
     level, inputs = module.WITNESSES[key]
+    last = inputs[-1] if isinstance(inputs, list) else inputs
     alone = outcome(module._make(frozenset({key})), level, inputs, module.CLAIMS["scale"])
-    assert differs(alone, reference(module, level, inputs)), (alone, float(reference(module, level, inputs)))
+    assert differs(alone, reference(module, level, last)), (alone, float(reference(module, level, last)))
 
 
 @pytest.mark.parametrize("name,key", WITNESS_CASES)
@@ -155,8 +167,11 @@ def test_each_bug_matters_in_the_full_implementation_on_its_witness(name, key):
     level, inputs = module.WITNESSES[key]
     every = frozenset(module.BUGS) | frozenset(module.UNCATALOGUED)
     scale = module.CLAIMS["scale"]
-    full = outcome((module.sentence, module.corpus), level, inputs, scale)
-    assert same(full, outcome(module._make(every), level, inputs, scale))
+    if isinstance(inputs, list):  # state: the module's own callables carry the calls of other tests
+        full = outcome(module._make(every), level, inputs, scale)
+    else:
+        full = outcome((module.sentence, module.corpus), level, inputs, scale)
+        assert same(full, outcome(module._make(every), level, inputs, scale))
     assert not same(full, outcome(module._make(every - {key}), level, inputs, scale)), full
 
 
@@ -170,7 +185,7 @@ def test_declarations_are_well_formed(name):
     assert isinstance(claims["word_order"], int) and claims["word_order"] >= 0
     assert isinstance(claims["lowercase"], bool) and isinstance(claims["whitespace"], bool)
     known = set(FAMILIES) | package.NEW_FAMILIES
-    assert module.BUGS and set(module.BUGS) <= known, set(module.BUGS) - known
+    assert (module.BUGS or module.UNCATALOGUED) and set(module.BUGS) <= known, set(module.BUGS) - known
     assert all(isinstance(v, str) and v for v in module.BUGS.values())
     assert isinstance(module.UNCATALOGUED, list) and all(isinstance(u, str) and u for u in module.UNCATALOGUED)
     assert 2 <= len(module.BUGS) + len(module.UNCATALOGUED) <= 5
@@ -178,7 +193,10 @@ def test_declarations_are_well_formed(name):
     assert isinstance(module.PERVASIVE, bool)
     assert set(module.WITNESSES) == set(module.BUGS) | set(module.UNCATALOGUED)
     for level, inputs in module.WITNESSES.values():
-        assert level in ("sentence", "corpus") and isinstance(inputs, dict)
+        assert level in ("sentence", "corpus") and (isinstance(inputs, dict) or
+                                                    isinstance(inputs, list) and "stateful" in module.BUGS)
+    if name.startswith("adversarial."):
+        assert isinstance(module.FOOLS, str) and module.FOOLS
     accepts = getattr(module, "ACCEPTS", ())
     assert isinstance(accepts, tuple) and set(accepts) <= set(VARIED)
     for family in module.BUGS:
@@ -244,14 +262,14 @@ def test_pervasive_means_one_bug_changes_almost_every_score(name):
 
 
 def test_the_corpus_covers_what_issue_20_asks_for():
-    modules = [load(name) for name in NAMES]
+    modules = [load(name) for name in package.modules()]
     assert len(modules) >= 16
     used = set().union(*(m.BUGS for m in modules))
     assert package.NEW_FAMILIES <= used, package.NEW_FAMILIES - used
     # a pervasive bug no family describes, beside catalogued bugs
-    assert sum(1 for name, m in zip(NAMES, modules) if pervasive_bugs(name) & set(m.UNCATALOGUED)) >= 4
+    assert sum(1 for name, m in zip(package.modules(), modules) if pervasive_bugs(name) & set(m.UNCATALOGUED)) >= 4
     # a pervasive catalogued bug beside rarer catalogued ones
-    assert sum(1 for name, m in zip(NAMES, modules)
+    assert sum(1 for name, m in zip(package.modules(), modules)
                if pervasive_bugs(name) & set(m.BUGS) and set(m.BUGS) - pervasive_bugs(name)) >= 3
     assert sum(1 for m in modules if "exception" in m.ALLOWED or "invalid-output" in m.ALLOWED) >= 2
     assert any(len(getattr(m, "EXCEPTIONS", {})) >= 2 for m in modules)

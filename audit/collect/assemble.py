@@ -65,54 +65,153 @@ def _groups(key) -> list[str]:
     return fams
 
 
+def needs_text(needs: str) -> str:
+    """A signature in words: "digits and punctuation", "the mark '&'"."""
+    def one(part: str) -> str:
+        if part.startswith("punctuation:"):
+            return f"the mark {ascii(part.split(':', 1)[1])}"
+        return part
+    return " and ".join(one(p) for p in needs.split("+"))
+
+
+def group_title(group: str) -> str:
+    """How a fit line names an unexplained group ("unexplained (it needs digits)")."""
+    fam, _, needs = group.partition("~")
+    if fam in ("stateful", "nondeterminism"):
+        return f"{fam} (scores that differ between processes or calls)"
+    if needs == _REMAINDER:
+        return f"{fam} (scores the fitted model does not reproduce)"
+    return fam + (f" (it needs {needs_text(needs)})" if needs else "")
+
+
+def unexplained_groups(found: dict) -> list[str]:
+    """The unexplained groups of the keys found (each an unexplained row of the report), and
+    the state a fresh process did not reproduce (its scores are no model's)."""
+    return sorted({_groups(k)[0] for k in found if k and k[0] in ("unexplained", "stateful", "nondeterminism")})
+
+
 def _absorb_unexplained(found: dict) -> dict:
     """A metamorphic violation whose inputs diverge from the definition in a way no model
-    explains is the same evidence as that unexplained group: the relation names it (a true
-    statement about the implementation) and the group is not reported a second time."""
+    explains is the same bug as that unexplained group: it is folded into the group's row
+    (which names the relation it breaks in ``absorbs`` and its evidence) rather than reported
+    a second time; a violation whose group the search did not meet becomes that group's row."""
+    from dataclasses import replace as dc_replace
+
     found = dict(found)
     for key, c in list(found.items()):
-        diff_key = getattr(c.minimal, "differential_key", None) if c.minimal is not None else None
+        diff_key = c.minimal.differential_key if c.minimal is not None else None
         if not key[0].startswith("metamorphic-") or not diff_key or diff_key[0] != "unexplained":
             continue
-        for other in [k for k in found if k[0] == "unexplained" and _groups(k) == _groups(diff_key)]:
-            c.count += found.pop(other).count
+        target = next((found[k] for k in found if k[0] == "unexplained" and _groups(k) == _groups(diff_key)), None)
+        del found[key]
+        if target is None:
+            target = c
+            c.minimal = dc_replace(c.minimal, key=diff_key)
+            c.largest = c.minimal if c.largest is None else dc_replace(c.largest, key=diff_key)
+            found[diff_key] = c
+        else:
+            target.count += c.count
+        target.absorbs = sorted(set(target.absorbs) | {key[0]})
+        target.relations = dict(target.relations, **{key[0]: c.minimal.detail})
     return found
+
+
+#: The signature of the unexplained row made from scores the fitted model does not reproduce
+#: when no other unexplained row covers them (``remainder``).
+_REMAINDER = "model"
+
+
+def remainder(u, fit: dict):
+    """Where the fitted model reproduces fewer scores than were observed, an unexplained row
+    says so: if no unexplained key covers the scores it misses, the smallest of them is
+    recorded as one (returned; None when nothing was needed)."""
+    from ..diagnose.families import SIGNATURE_PREFIX
+    from .search import record
+
+    if fit["explained"] >= fit["observed"] or unexplained_groups(u.found) or \
+            any(k[0] in ("stateful", "nondeterminism") for k in u.found):
+        return None  # an unexplained row says it already, or state does (scores that differ per process)
+    samples = u.checker.samples[u.level]
+    missed = [s for s, ok in zip(samples, u.model.reproduced(samples, u.params, u.level, u.scale,
+                                                              u.checker.tolerance)) if not ok]
+    if not missed:
+        return None
+    segs, _ = min(missed, key=lambda sv: sum(len(h) + sum(map(len, rs)) for h, rs in sv[0]))
+    from ..diagnose.reduce import inputs_of
+
+    obs = u.checker.check(u.level, inputs_of(u.level, segs), repeat=False)
+    obs.key = ("unexplained", SIGNATURE_PREFIX + _REMAINDER)
+    obs.variant = None
+    obs.detail = (f"the fitted model ({' + '.join(['reference', *fit['model']])}) does not reproduce this score, nor "
+                  f"{len(missed) - 1} other observed one{'s' if len(missed) != 2 else ''}")
+    record(u.found, obs, origin="search")
+    u.found[obs.key].count = len(missed)
+    return obs
+
+
+def fold_replayed(found: dict, repros: dict, obs, family: str, detail: str) -> tuple[dict, dict]:
+    """An input whose recorded answer a fresh worker does not give: a ``family`` key
+    (``stateful`` or ``nondeterminism``) with that input and both answers, into which every
+    key (and fitted family's repro) it stood for is folded."""
+    from dataclasses import replace as dc_replace
+
+    from .search import _Collected
+
+    found, repros = dict(found), dict(repros)
+    folded = [k for k, c in found.items() if c.minimal is obs]
+    folded_families = [f for f, o in repros.items() if o is obs]
+    new = dc_replace(obs, key=(family,), detail=detail, variant=None)
+    target = found.setdefault((family,), _Collected(minimal=new, largest=new, origin="search"))
+    for k in folded:
+        c = found.pop(k)
+        target.count += c.count
+        target.absorbs = sorted(set(target.absorbs) | set(_groups(k)))
+    for f in folded_families:
+        del repros[f]
+        for k in [k for k in found if f in k]:
+            target.count += found.pop(k).count
+        target.absorbs = sorted(set(target.absorbs) | {f})
+    target.count = max(target.count, 1)
+    return found, repros
 
 
 def explain_again(found: dict, recheck, dropped=frozenset()) -> dict:
     """Unexplained keys whose examples the explanations accepted *later* in the unit now
-    explain (an input met before the implementation's other deviations were confirmed), and
-    keys naming a deviation the model has ``dropped`` (``audit.collect.fitting.prune``): they join
-    the key the model gives now.  ``recheck(obs)`` re-classifies one input."""
+    explain (an input met before the implementation's other deviations were confirmed) or
+    group otherwise (their signature is taken against the model fitted now), and keys naming
+    a deviation the model has ``dropped`` (``audit.collect.fitting.prune``, ``settle``): each
+    joins the key its smallest example gets now (nothing is left out).  ``recheck(obs)``
+    re-classifies one input."""
     found = dict(found)
     for key in [k for k in found if k[0] == "unexplained" or set(k) & set(dropped)]:
-        c = found[key]
-        samples = [o for o in (c.minimal, c.largest) if o is not None]
-        if not samples:
+        c = found.get(key)
+        if c is None or c.minimal is None and c.largest is None:
             continue
-        again = [recheck(o) for o in samples]
-        if any(o.key is None or o.key[0] == "unexplained" for o in again) and key[0] == "unexplained":
-            continue
-        if any(o.key is None for o in again) or len({o.key for o in again}) > 1:
-            del found[key]  # a dropped deviation's inputs the model explains otherwise now
-            continue
-        target = found.get(again[0].key)
+        again = [recheck(o) for o in (c.minimal, c.largest) if o is not None]
+        new = again[0].key
+        if new is None or new == key:
+            continue  # it agrees with the definition now (a flaky input), or nothing changed
         del found[key]
+        target = found.get(new)
         if target is None:
-            c.minimal, c.largest = again[0], max(again, key=lambda o: o.difference)
-            found[again[0].key] = c
+            c.minimal = again[0]
+            c.largest = max((o for o in again if o.key == new), key=lambda o: o.difference)
+            found[new] = c
         else:
             target.count += c.count
+            target.absorbs = sorted(set(target.absorbs) | set(c.absorbs))
+            target.relations.update(c.relations)
     return found
 
 
 def _findings(adapter, found: dict, evidence: Optional[dict] = None,
-              repros: Optional[dict] = None) -> list[Finding]:
+              repros: Optional[dict] = None, notes: Optional[list] = None) -> list[Finding]:
     """One finding per atomic family (and per signature group): the purest key (fewest
     deviations) that contains it, then the smallest repro -- or, for a fitted deviation,
     its own reduced repro (``repros``: family -> observation, ``audit.diagnose.reduce``).  The
     repro's other deviations are kept as the explanation.  ``evidence``: (level, families)
-    -> why the classifier accepted the name."""
+    -> why the classifier accepted the name; ``notes``: what the fitted model could not name
+    (suggestions, ambiguities), said on the unexplained findings."""
     found = _absorb_unexplained(found)
     per_family: dict[str, tuple] = {}
     for key, c in found.items():
@@ -144,8 +243,10 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None,
             (p for (lv, fs), p in ev.items() if fam in fs), None)
         if proof:
             why = proof
+        elif fam == "unexplained" and needs == _REMAINDER or fam in ("stateful", "nondeterminism") and obs.detail:
+            why = obs.detail
         elif fam == "unexplained":
-            why = ("no known deviation predicts it; it needs " + needs.replace("+", " and ")
+            why = ("no known deviation predicts it; it needs " + needs_text(needs)
                    if needs else "no known deviation predicts it; replacing the digits, punctuation, uppercase "
                                  "or non-ASCII characters of the input does not make it go away")
         else:
@@ -155,7 +256,8 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None,
                 implementation=adapter.name,
                 family=fam,
                 level=obs.level,
-                title=title(fam) + (f" (it needs {needs.replace('+', ' and ')})" if needs and fam == "unexplained"
+                title=title(fam) + (" (scores the fitted model does not reproduce)" if needs == _REMAINDER
+                                    else f" (it needs {needs_text(needs)})" if needs and fam == "unexplained"
                                     else f" ({needs})" if needs else ""),
                 claims=claims.to_dict(),
                 reference_signature=obs.reference.signature,
@@ -173,28 +275,48 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None,
         request_body = getattr(adapter, "request_body", None)
         if request_body is not None:  # a service: the request that reproduces it
             findings[-1].request = request_body(obs.level, obs.inputs, claims.to_dict())
-        findings[-1].group = group  # plain attribute: the signature group, not part of the JSON
-        diff_key = getattr(obs, "differential_key", None)
-        if fam.startswith("metamorphic-") and diff_key and diff_key[0] == "unexplained":
-            findings[-1].absorbs = _groups(diff_key)[0]  # plain attribute: not part of the JSON
+        f = findings[-1]
+        f.group = group
+        if fam == "unexplained" and notes:
+            f.evidence = "; ".join([f.evidence or "", *notes]).strip("; ")
+        members = [cc for k, cc in found.items() if group in _groups(k)]
+        absorbs = sorted({g for cc in members for g in cc.absorbs})
+        if absorbs:
+            f.absorbs = absorbs
+            f.evidence = _with_absorbed(f.evidence, absorbs, obs.level,
+                                        {k: v for cc in members for k, v in cc.relations.items()})
     return findings
+
+
+def _with_absorbed(evidence: Optional[str], absorbs: list[str], level: str, relations: Optional[dict] = None) -> str:
+    """A finding's evidence naming the findings it stands for (metamorphic relations it
+    breaks, with what they observed; other groups, at ``level``)."""
+    parts = [evidence] if evidence else []
+    for g in absorbs:
+        if g.startswith("metamorphic-"):
+            parts.append(f"it breaks {g}: {(relations or {}).get(g) or title(g)}")
+    others = [group_title(g) for g in absorbs if not g.startswith("metamorphic-")]
+    if others:
+        parts.append(f"it stands for {', '.join(others)} at {level} level, not reported on its own")
+    return "; ".join(parts)
 
 
 def merge_levels(findings: list[Finding]) -> list[Finding]:
     """Across an implementation's levels: an unexplained group that a metamorphic finding
-    stands for (at any level) is the same bug, not a finding of its own."""
-    absorbed = {(f.implementation, getattr(f, "absorbs", None)) for f in findings}
+    stands for (at any level) is the same bug, not a finding of its own: it is folded into
+    that finding, whose ``absorbs`` and evidence name it at its level."""
+    standing = [f for f in findings if f.family.startswith("metamorphic-") and f.absorbs]
     out = []
     for f in findings:
-        if f.family == "unexplained" and (f.implementation, _group_of(f)) in absorbed:
-            continue
+        if f.family == "unexplained":
+            by = next((m for m in standing if m.implementation == f.implementation and (f.group or f.family) in m.absorbs),
+                      None)
+            if by is not None:
+                if by.level != f.level:
+                    by.evidence = _with_absorbed(by.evidence, [f.group or f.family], f.level)
+                continue
         out.append(f)
     return out
-
-
-def _group_of(f: Finding) -> str:
-    """The signature group of an unexplained finding ("unexplained~digits")."""
-    return getattr(f, "group", f.family)
 
 
 def _source(adapter, level: str) -> Optional[dict]:

@@ -15,8 +15,10 @@ from typing import Optional
 from reference_impl import corpus_score, sentence_score
 
 from ..diagnose.claims_probe import family as ignored_family
-from ..diagnose.classify import Classifier, score_segments
+from ..diagnose.classify import Classifier
+from ..diagnose.oracle import score_segments
 from ..diagnose.families import SIGNATURE_PREFIX
+from .realtext import classes_of
 
 _OUTCOME_FAMILY = {"exception": "exception", "crash": "crash", "timeout": "timeout", "invalid": "invalid-output"}
 
@@ -49,6 +51,9 @@ class Observation:
     changes: dict = field(default_factory=dict)  # claims changed by the swarm (empty: as claimed)
     replay_case: object = None  # what the search drew (for metamorphic relations, not the inputs)
     variant: object = None  # the explanation's model (models.predict), when one explains it
+    #: a metamorphic violation's inputs as the differential search keys them (the unexplained
+    #: group the relation stands for), None otherwise
+    differential_key: Optional[tuple] = None
 
     @property
     def difference(self) -> float:
@@ -89,6 +94,8 @@ class Checker:
         self._variants: dict = {}
         self.classifier = Classifier(self.tolerance)
         self.samples: dict[str, list] = {"sentence": [], "corpus": []}
+        #: level -> the real-text classes (audit.collect.realtext) of the inputs scored
+        self.classes: dict[str, set] = {"sentence": set(), "corpus": set()}
         #: accepted parameters the implementation ignores (audit.diagnose.claims_probe): name -> the
         #: claimed value it computes with whatever it is given
         self.ignored: dict[str, object] = {}
@@ -117,6 +124,7 @@ class Checker:
             item = (list(inputs["hypotheses"]), [list(r) for r in inputs["references"]])
             score = adapter.corpus_scores
         expected = ref.score
+        self.classes[level] |= classes_of([t for h, rs in segments for t in (h, *rs)], max(len(rs) for _, rs in segments))
         outcomes = score([item])
         if repeat and outcomes[0].kind == "value":
             # A second call on the same input catches nondeterminism (not batched with the
@@ -179,10 +187,6 @@ class Checker:
         """The explanation (``audit.diagnose.explain.Explanation``) of ``actual`` on ``segments`` under
         ``params``, or None: the public interface the conformance matrix uses."""
         return self.classifier.classify(adapter or self.adapter, level, segments, params, actual)
-
-    # Kept for callers of the pre-split runner.
-    def _score_segments(self, adapter, level: str, segments) -> Optional[float]:
-        return score_segments(adapter, level, segments)
 
     def _classify(self, adapter, level, segments, params, actual):
         return self.classifier.classify(adapter, level, segments, params, actual)

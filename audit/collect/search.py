@@ -67,6 +67,10 @@ class _Collected:
     flaky: bool = False
     #: pass name -> [(rank, choices)], the smallest recorded examples, for the shrink run
     seeds: dict = field(default_factory=dict)
+    #: groups of keys folded into this one, and what each folded metamorphic relation saw
+    #: (audit.collect.assemble: fold_replayed, _absorb_unexplained)
+    absorbs: list = field(default_factory=list)
+    relations: dict = field(default_factory=dict)
 
 
 @dataclass

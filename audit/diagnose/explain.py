@@ -67,11 +67,25 @@ def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: Ch
     empty = any(not getattr(x, "hyp_total", sum(x.hyp)) and not any(x.ref) for x in flat)
     refs_differ = any(len(set(seg)) > 1 for seg in raw)
     zero_segment = len(raw) > 1 and any(not any(any(c.match) for c in seg) for seg in raw)
+    # an order without n-grams on one side or both (counted by "an empty order scores 1")
+    gaps = any(not (h and r) for x in pool for h, r in zip(getattr(x, "hyp_orders", ()) or x.hyp, x.ref))
+    # orders the reference has that are not effective (the reference-length cap counts them)
+    ref_only = any(r and not h for x in pool for h, r in zip(x.hyp, x.ref))
+    lengths = len(raw) > 1 and len({(seg[0].hyp_len, seg[0].ref_len) for seg in raw if seg}) > 1
     keep = []
     for f, val in alts:
-        if f == "divisor" and not partial:
+        if f == "divisor" and val == "reference":
+            if not ref_only:
+                continue
+        elif f == "divisor" and not partial:
             continue
-        if f == "average" and val != "pooled" and not unequal:
+        if f == "empty_order" and not gaps:
+            continue
+        if f == "macro" and val is not True and not lengths:
+            continue
+        if f == "average" and val == "char-word-mean" and not matched:
+            continue
+        if f == "average" and val not in ("pooled", "char-word-mean") and not unequal:
             continue
         if f == "average" and val == "pooled" and not matched:
             continue
@@ -112,9 +126,12 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
         return getattr(part, fld) == getattr(type(part)(), fld)
 
     base_stats = stats(base_tv)
-    # Only text deviations that change the statistics of this very input can matter.
+    longest = max(len(t) for h, rs in segments for t in (h, *rs))
+    # Only text deviations that change the statistics of this very input can matter (a text
+    # cut after more characters than any text holds changes nothing).
     text_alts = [(f, v) for f, v in deviations.alternatives("text", params, level, nrefs, nsegs)
-                 if unset(base_tv, f) and stats(replace(base_tv, **{f: v})) != base_stats]
+                 if unset(base_tv, f) and not (f == "truncate" and v[1] >= longest)
+                 and stats(replace(base_tv, **{f: v})) != base_stats]
     score_alts = [(f, v) for f, v in deviations.alternatives("score", params, level, nrefs, nsegs) if unset(base_sv, f)]
     relevant_cache: dict = {}
     base_output = base_sv.rounding is not None or base_sv.float32
@@ -141,10 +158,9 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
                     sv = replace(base_sv, **dict(scombo))
                     value = variant_score(stats(tv), params, sv, level)
                     added = (TextVariant(**dict(tcombo)), ScoreVariant(**dict(scombo))) if base is not None else (tv, sv)
-                    names = added[0].families() + added[1].families()
                     if (agrees(value, sv, actual, scale, tolerance) if base_output
                             else abs(float(value) - actual) <= tolerance):
-                        exact.append(Explanation(names, value, variant=added))
+                        exact.append(Explanation(added[0].families() + added[1].families(), value, variant=added))
                     elif size < max_size and not base_output:
                         k = rounded_matches(value, actual, scale, tolerance)
                         if k is not None:

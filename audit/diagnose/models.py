@@ -42,7 +42,12 @@ def generic_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: s
     """
     effective = params.definition == "sacrebleu"
     eps = params.definition == "sacrebleu-eps" or (params.definition == "chrfpp" and level == "corpus")
-    by_requested = (v.divisor or ("effective" if effective else "requested")) == "requested"
+    if v.average == "char-word-mean" and params.word_order:
+        return _char_word_mean(s, params, v, level)
+    if v.empty_order:
+        return _empty_order_score(s, params, v)
+    divisor = v.divisor or ("effective" if effective else "requested")
+    by_requested = divisor == "requested"
     average = v.average or ("pr" if effective else "f")
     beta = params.beta if v.beta is None else v.beta
     factor = beta if v.beta_not_squared else beta * beta
@@ -58,7 +63,7 @@ def generic_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: s
         # P = m/h, R = m/r: F = (1 + f) m / (f r + h)
         return Fraction(100 * (fd + fn) * m, fn * r + fd * h)
     k = sum(1 for h, r in zip(s.hyp, s.ref) if h and r)
-    d = len(s.hyp) if by_requested else k
+    d = len(s.hyp) if by_requested else sum(1 for r in s.ref if r) if divisor == "reference" else k
     if average == "pr":
         pn, pd, rn, rd = 0, 1, 0, 1
         for h, r, m in zip(s.hyp, s.ref, s.match):
@@ -85,6 +90,50 @@ def generic_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: s
     if eps and n_eps:
         total += n_eps * EPSILON
     return total * 100 / d
+
+
+def _f(p: Fraction, r: Fraction, params: ChrfParams, v: ScoreVariant) -> Fraction:
+    beta = params.beta if v.beta is None else v.beta
+    factor = beta if v.beta_not_squared else beta * beta
+    if v.swapped:
+        p, r = r, p
+    return (1 + factor) * p * r / (factor * p + r) if p and r else Fraction(0)
+
+
+def _empty_order_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant) -> Fraction:
+    """Every requested order counts, and an order without n-grams scores 1: where neither
+    side has one ("both"), or on the side that has none ("side")."""
+    own = getattr(s, "hyp_orders", ()) or s.hyp
+    ps, rs = [], []
+    for h, r, m, h_own in zip(s.hyp, s.ref, s.match, own):
+        if v.empty_order == "both":
+            p, rr = (Fraction(1), Fraction(1)) if not h_own and not r else \
+                (Fraction(m, h), Fraction(m, r)) if h and r else (Fraction(0), Fraction(0))
+        else:
+            p = Fraction(1) if not h_own else Fraction(m, h_own)
+            rr = Fraction(1) if not r else Fraction(m, r)
+        ps.append(p)
+        rs.append(rr)
+    if not ps:
+        return Fraction(0)
+    if (v.average or ("pr" if params.definition == "sacrebleu" else "f")) == "f":
+        return 100 * sum(_f(p, r, params, v) for p, r in zip(ps, rs)) / len(ps)
+    return 100 * _f(sum(ps) / len(ps), sum(rs) / len(rs), params, v)
+
+
+def _char_word_mean(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
+    """chrF++ as the mean of the character F and the word F, each from its own orders."""
+    from dataclasses import replace
+
+    split = len(s.hyp) - params.word_order
+    part = replace(v, average=None)
+
+    def side(lo, hi) -> Fraction:
+        own = getattr(s, "hyp_orders", ()) or s.hyp
+        stats = RawStats(s.hyp[lo:hi], s.ref[lo:hi], s.match[lo:hi], sum(own[lo:hi]), tuple(own[lo:hi]))
+        return generic_score(stats, params, part, level)
+
+    return (side(0, split) + side(split, len(s.hyp))) / 2
 
 
 def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str = "sentence") -> Fraction:
@@ -118,6 +167,8 @@ def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
     best = max(scores)
     if v.references == "sentinel-zero" and best <= 0:
         return None
+    if v.references == "tie-last":
+        return cands[len(scores) - 1 - scores[::-1].index(best)]
     return cands[scores.index(best)]
 
 
@@ -138,7 +189,9 @@ def variant_score(raw: list[list[SegmentStats]], params: ChrfParams, v: ScoreVar
     if level == "sentence":
         return sentence(raw[0])
     if v.macro:
-        return sum(sentence(c) for c in raw) / len(raw)
+        weights = [1] * len(raw) if v.macro is True else \
+            [max(1, c[0].hyp_len if v.macro == "hypothesis-length" else c[0].ref_len) for c in raw]
+        return sum(w * sentence(c) for w, c in zip(weights, raw)) / sum(weights)
     if v.references == "mean" and min(map(len, raw)) > 1:
         k = min(map(len, raw))
         return sum(variant_sentence_score(_add([seg[j] for seg in raw], order), params, v, level)

@@ -151,3 +151,11 @@ def segments_of(level: str, inputs: dict) -> list:
     if level == "sentence":
         return [(inputs["hypothesis"], list(inputs["references"]))]
     return list(zip(inputs["hypotheses"], [list(r) for r in inputs["references"]]))
+
+
+def inputs_of(level: str, segs) -> dict:
+    """A segment list as the inputs of one call at ``level`` (the inverse of ``segments_of``)."""
+    if level == "sentence":
+        (h, refs), = segs
+        return {"hypothesis": h, "references": list(refs)}
+    return {"hypotheses": [h for h, _ in segs], "references": [list(r) for _, r in segs]}

@@ -6,6 +6,7 @@ variant the statistics are ``reference_impl``'s own (``TextProfile``/``match_pro
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -29,19 +30,26 @@ def _chars(text: str, params: ChrfParams, tv: TextVariant) -> str:
     # A whitespace deviation changes what removing whitespace does; with whitespace kept by
     # the parameters only "whitespace-removed" applies (parameters that are ignored are the
     # claims probe's business).
-    if params.whitespace and tv.ws != "whitespace-removed" or tv.ws is None:
+    if tv.ws is None or params.whitespace and tv.ws not in ("whitespace-removed", "whitespace-collapsed"):
         return char_sequence(text, params.whitespace, params.definition)
     if tv.ws == "whitespace-kept":
         return text
+    if tv.ws == "whitespace-collapsed":
+        return " ".join(text.split())
     if tv.ws == "whitespace-stripped-ends-only":
         return text.strip()
     removed = WHITESPACE_SETS[tv.ws]
     return "".join(c for c in text if c not in removed)
 
 
+_WORD_RUNS = re.compile(r"\w+|[^\w\s]")
+
+
 def _words(text: str, tv: TextVariant) -> list[str]:
     if tv.words is None:
         return word_tokens(text)
+    if tv.words == "regex-word-runs":
+        return _WORD_RUNS.findall(text)
     out: list[str] = []
     for w in text.split():
         if tv.words == "word-punctuation-not-split" or len(w) == 1:
@@ -61,12 +69,25 @@ def _char_orders(params: ChrfParams, tv: TextVariant) -> range:
         tv.orders, range(1, nc + 1))
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+#: Lowercase mappings other than ``str.lower()`` (which maps U+0130 to two code points and a
+#: word-final capital sigma to the final form): one code point to one (Go's
+#: ``unicode.ToLower``), each code point lowered alone, ASCII letters only.
+_LOWER_MAPPINGS = {
+    "lower-simple": lambda t: "".join("i" if c == "\u0130" else c.lower() for c in t),
+    "lower-per-character": lambda t: "".join(c.lower() for c in t),
+    "lower-ascii": lambda t: t.translate(_ASCII_LOWER),
+}
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _profile_cached(text, params, ws, case, units, fmt, orders, words):
     tv = TextVariant(ws=ws, case=case, units=units, format_deleted=fmt, orders=orders, words=words)
     lower = {"case-folded": True, "case-not-folded": False}.get(case, params.lowercase)
     if case == "casefold-instead-of-lower":
         text = text.casefold()
+    elif case in _LOWER_MAPPINGS and params.lowercase:
+        text = _LOWER_MAPPINGS[case](text)
     elif lower:
         text = text.lower()
     if units in ("NFC", "NFD", "NFKC", "NFKD"):
@@ -105,9 +126,13 @@ class RawStats(SegmentStats):
     hyp_total: int = 0
     #: the hypothesis's own n-gram count per order (``hyp`` zeroes orders the reference lacks)
     hyp_orders: tuple = ()
+    #: the lengths in code points of the hypothesis and of the reference as read (a corpus
+    #: mean weighted by length reads them)
+    hyp_len: int = 0
+    ref_len: int = 0
 
 
-def _match(hyp, ref, tv: TextVariant) -> RawStats:
+def _match(hyp, ref, tv: TextVariant, lengths: tuple = (0, 0)) -> RawStats:
     (hcs, htot, hall), (rcs, rtot, _) = hyp, ref
     hs, ms = [], []
     for hc, rc, h, r in zip(hcs, rcs, htot, rtot):
@@ -120,15 +145,15 @@ def _match(hyp, ref, tv: TextVariant) -> RawStats:
             m = sum(map(hc.__getitem__, common))
         hs.append(h if (r or tv.hyp_where_no_ref) else 0)
         ms.append(m)
-    return RawStats(tuple(hs), rtot, tuple(ms), hall, tuple(htot))
+    return RawStats(tuple(hs), rtot, tuple(ms), hall, tuple(htot), *lengths)
 
 
 def _reference_stats(hyp: str, refs: Sequence[str], params: ChrfParams) -> list[RawStats]:
     """The reference's own statistics (no text deviation), one per reference."""
     hp = TextProfile(hyp, params)
     total = sum(hp.totals)
-    return [RawStats(s.hyp, s.ref, s.match, total, tuple(hp.totals))
-            for s in (match_profiles(hp, TextProfile(r, params)) for r in refs)]
+    return [RawStats(s.hyp, s.ref, s.match, total, tuple(hp.totals), len(hyp), len(r))
+            for s, r in ((match_profiles(hp, TextProfile(r, params)), r) for r in refs)]
 
 
 def _refs_read(refs: Sequence[str], layout: Optional[str]) -> list[str]:
@@ -141,6 +166,8 @@ def _refs_read(refs: Sequence[str], layout: Optional[str]) -> list[str]:
         return [" ".join(refs)]
     if layout == "empty-dropped":
         return [r for r in refs if r]
+    if layout and layout.startswith("first-"):
+        return list(refs[: int(layout[len("first-"):])])
     return list(refs)
 
 
@@ -149,12 +176,18 @@ def read_segments(segments, tv: TextVariant) -> list[tuple[str, list[str]]]:
     its references read per ``refs_layout``, its segments per ``corpus_layout`` (segments
     left without a reference are skipped)."""
     segs = [(h, list(rs)) for h, rs in segments]
+    if tv.truncate:
+        side, n = tv.truncate
+        segs = [(h[:n], [r[:n] for r in rs] if side == "both" else rs) for h, rs in segs]
     if tv.corpus_layout == "transposed":
         segs = list(zip([h for h, _ in segs], [list(s) for s in zip(*[rs for _, rs in segs])]))
     elif tv.corpus_layout == "first-segment":
         segs = segs[:1]
     elif tv.corpus_layout == "last-segment":
         segs = segs[-1:]
+    elif tv.corpus_layout and tv.corpus_layout.startswith("batches-"):
+        k = int(tv.corpus_layout[len("batches-"):])
+        segs = segs[: len(segs) // k * k]
     if tv.refs_layout:
         segs = [(h, _refs_read(rs, tv.refs_layout)) for h, rs in segs]
     return [(h, rs) for h, rs in segs if rs]
@@ -165,13 +198,13 @@ def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[RawSt
     through its layout deviations first; no segment left: an empty list)."""
     if tv == TextVariant():
         return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
-    if tv.refs_layout or tv.corpus_layout:
+    if tv.refs_layout or tv.corpus_layout or tv.truncate:
         segments = read_segments(segments, tv)
-        tv = replace(tv, refs_layout=None, corpus_layout=None)
+        tv = replace(tv, refs_layout=None, corpus_layout=None, truncate=None)
         if tv == TextVariant():
             return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
     out = []
     for hyp, refs in segments:
         hp = _profile(hyp, params, tv)
-        out.append([_match(hp, _profile(r, params, tv), tv) for r in refs])
+        out.append([_match(hp, _profile(r, params, tv), tv, (len(hyp), len(r))) for r in refs])
     return out

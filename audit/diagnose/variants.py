@@ -32,21 +32,35 @@ FORMAT_SETS = {"bom": frozenset("\ufeff"), "format": frozenset("\ufeff\u200c\u20
 class TextVariant:
     """How an implementation turns text into n-gram statistics (None = as claimed)."""
 
-    ws: Optional[str] = None  # a WHITESPACE_SETS key, "whitespace-kept" or "whitespace-stripped-ends-only"
-    case: Optional[str] = None  # "case-folded" | "case-not-folded" | "casefold-instead-of-lower"
+    #: a WHITESPACE_SETS key, "whitespace-kept", "whitespace-stripped-ends-only" or
+    #: "whitespace-collapsed" (runs of whitespace made one space, the ends stripped)
+    ws: Optional[str] = None
+    #: "case-folded" | "case-not-folded" | "casefold-instead-of-lower" | a lowercase mapping
+    #: other than str.lower(): "lower-simple" (one code point to one: U+0130 -> i, no final
+    #: sigma), "lower-per-character" (each code point lowered alone: no final sigma),
+    #: "lower-ascii" (A-Z only)
+    case: Optional[str] = None
     units: Optional[str] = None  # "utf8-bytes" | "utf16-code-units" | "NFC" | "NFD" | "NFKC" | "NFKD"
     format_deleted: Optional[str] = None  # a FORMAT_SETS key
     orders: Optional[str] = None  # "minus-one" | "plus-one" | "from-two"
-    words: Optional[str] = None  # "word-punctuation-not-split" | "word-punctuation-split-both"
+    #: "word-punctuation-not-split" | "word-punctuation-split-both" | (a rival, no family)
+    #: "regex-word-runs": the tokens of ``re.findall(r"\w+|[^\w\s]", text)``
+    words: Optional[str] = None
     clip: bool = True
     hyp_where_no_ref: bool = False
     #: how a segment's references are read: "first-character" / "characters" (a reference
     #: string iterated as a list of references), "joined" (one reference, joined with a
-    #: space), "empty-dropped" (empty references removed; a segment left with none is skipped)
+    #: space), "empty-dropped" (empty references removed; a segment left with none is
+    #: skipped), "first-2" / "first-3" / "first-4" (the references after the first K ignored)
     refs_layout: Optional[str] = None
     #: how a corpus's segments are read: "transposed" (``zip(*references)``, sacreBLEU's
-    #: reference streams), "first-segment" / "last-segment" (one segment scored)
+    #: reference streams), "first-segment" / "last-segment" (one segment scored); (a rival,
+    #: no family) "batches-2" / "batches-4" / "batches-8": segments read in batches of K, an
+    #: incomplete last batch dropped
     corpus_layout: Optional[str] = None
+    #: texts cut to their first N code points before anything else: ("hypothesis", N) or
+    #: ("both", N)
+    truncate: Optional[tuple] = None
 
     def families(self) -> list[str]:
         return _families(self, "text")
@@ -56,14 +70,27 @@ class TextVariant:
 class ScoreVariant:
     """How an implementation turns statistics into a score (None/False = as claimed)."""
 
-    divisor: Optional[str] = None  # "requested" | "effective"
-    average: Optional[str] = None  # "f" | "pr" | "pooled"
+    #: "requested" | "effective" | "reference" (the orders the reference has n-grams of: the
+    #: requested orders capped by the reference's length)
+    divisor: Optional[str] = None
+    #: "f" | "pr" | "pooled" | "char-word-mean" (chrF++: the mean of the character F and the
+    #: word F, each from its own orders)
+    average: Optional[str] = None
+    #: an order without n-grams scores 1 and every requested order counts: "both" (P = R = 1
+    #: where neither side has an n-gram of that order), "side" (P = 1 where the hypothesis has
+    #: none, R = 1 where the reference has none)
+    empty_order: Optional[str] = None
     beta: Optional[Fraction] = None  # a beta other than the claimed one
     beta_not_squared: bool = False
     swapped: bool = False
     empty_perfect: bool = False
-    references: Optional[str] = None  # "first" | "mean" | "sentinel-zero"
-    macro: bool = False
+    #: "first" | "mean" | "sentinel-zero" | (a rival, no family) "tie-last": of references
+    #: tied at the best score the last one is used
+    references: Optional[str] = None
+    #: the corpus score as a mean of segment scores: True (plain mean), "hypothesis-length" /
+    #: "reference-length" (weighted by the hypothesis's / first reference's length in code
+    #: points, at least 1)
+    macro: object = False
     #: corpus: a segment matching none of its references adds its hypothesis n-grams but no
     #: reference n-grams (torchmetrics: no best reference is chosen for it).  True: the
     #: hypothesis n-grams of the orders the first reference has (as statistics are kept);

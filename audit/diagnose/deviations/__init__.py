@@ -47,11 +47,52 @@ def borrowed_roots(devs, shared: Mapping) -> list[str]:
     return problems
 
 
-from .catalogue import DEVIATIONS, SHARED_ROOTS
+from .catalogue import DEVIATIONS, RIVALS, SHARED_ROOTS
+from .deviation import Rival
 
 REGISTRY: dict[str, Deviation] = {d.id: d for d in DEVIATIONS}
 if len(REGISTRY) != len(DEVIATIONS):
     raise RuntimeError("duplicate deviation id")
+RIVAL_MECHANISMS: dict[str, Rival] = {r.id: r for r in RIVALS}
+if set(RIVAL_MECHANISMS) & set(REGISTRY) or len(RIVAL_MECHANISMS) != len(RIVALS):
+    raise RuntimeError("a rival mechanism's id is a family's or repeated")
+_UNKNOWN_RIVALS = sorted({r for d in DEVIATIONS for r in d.rivals} - set(REGISTRY) - set(RIVAL_MECHANISMS))
+if _UNKNOWN_RIVALS:
+    raise RuntimeError(f"rivals that are neither families nor rival mechanisms: {', '.join(_UNKNOWN_RIVALS)}")
+
+
+def _rival_closure() -> dict[str, tuple]:
+    out: dict[str, list] = {d.id: [] for d in DEVIATIONS}
+    for d in DEVIATIONS:
+        for r in d.rivals:
+            if r != d.id and r not in out[d.id]:
+                out[d.id].append(r)
+            if r in out and d.id not in out[r]:
+                out[r].append(d.id)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_RIVALS_OF = _rival_closure()
+
+
+def rivals_of(family: str) -> tuple:
+    """The rival mechanisms of ``family`` (its own declaration and every family declaring it)."""
+    return _RIVALS_OF.get(family, ())
+
+
+def rival_models(family: str, params, level: str, nrefs: int, nsegs: int) -> list[tuple[str, str, tuple]]:
+    """(rival id, stage, (field, value)) of every model of ``family``'s rivals that applies."""
+    out = []
+    for rid in rivals_of(family):
+        dev = REGISTRY.get(rid)
+        if dev is not None:
+            if dev.stage not in ("text", "score") or not dev.applies(params, level, nrefs, nsegs):
+                continue
+            out += [(rid, dev.stage, m) for m in dev.models if dev.model_filter is None or dev.model_filter(params, m)]
+        else:
+            mech = RIVAL_MECHANISMS[rid]
+            out += [(rid, mech.stage, m) for m in mech.models]
+    return out
 _BORROWED = borrowed_roots(DEVIATIONS, SHARED_ROOTS)
 if _BORROWED:  # a family pointing at another family's line would give a plausible wrong cause
     raise RuntimeError("; ".join(_BORROWED))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .deviation import Deviation
+from .deviation import Deviation, Rival
 
 
 def _sacre(p, level, nrefs, nsegs):
@@ -71,6 +71,10 @@ def _words(p, level, nrefs, nsegs):
     return p.word_order > 0
 
 
+def _beyond_two(p, level, nrefs, nsegs):
+    return nrefs > 2
+
+
 # -- root causes: upstream library -> (regex on one line of its installed source, what it shows).
 # A family never borrows another family's line: two families of one library may share a
 # pattern only when SHARED_ROOTS below says they share the cause, and why (checked when the
@@ -91,6 +95,20 @@ SHARED_ROOTS = {
     },
 }
 
+_WS_RIVALS = ("whitespace-set-ascii-space", "whitespace-set-ascii", "whitespace-set-white-space",
+              "whitespace-stripped-ends-only", "whitespace-kept", "whitespace-collapsed")
+
+#: Mechanisms of real code no family names, declared as rivals of the families they mimic.
+RIVALS = [
+    Rival(id="regex-word-runs", title="word tokens are the runs of a \\w+|[^\\w\\s] regular expression",
+          stage="text", models=(("words", "regex-word-runs"),)),
+    Rival(id="incomplete-batch-dropped",
+          title="segments are scored in batches and an incomplete last batch is dropped", stage="text",
+          models=tuple(("corpus_layout", f"batches-{k}") for k in (2, 3, 4, 8))),
+    Rival(id="reference-ties-to-last", title="of references tied at the best score the last one is used",
+          stage="score", models=(("references", "tie-last"),)),
+]
+
 DEVIATIONS = [
     # -- how per-order statistics become a score
     Deviation(
@@ -98,6 +116,7 @@ DEVIATIONS = [
         title="precision and recall are averaged over all requested n-gram orders instead of the effective orders "
         "(those with n-grams on both sides), so inputs shorter than the order are deflated",
         stage="score", models=(("divisor", "requested"),), applies=_sacre, trigger="short", sweep="length",
+        rivals=("empty-order-scores-one", "reference-length-order-cap"),
         roots={"nltk": (r"num_ngram_sizes\s*=\s*len\(",
                   "the divisor is the number of requested orders (every order 1..max_len is a key of "
                   "ngram_fscores, including orders without n-grams, which contribute an epsilon)"),
@@ -106,6 +125,7 @@ DEVIATIONS = [
         id="f-score-averaged",
         title="the per-order F-scores are averaged instead of averaging precision and recall first and combining them once",
         stage="score", models=(("average", "f"),), applies=_sacre, trigger="unequal-pr", sweep="prefix",
+        rivals=("precision-recall-pooled", "char-word-f-averaged"),
         roots={"nltk": (r"ngram_fscores\[n\]\.append\(fscore\)",
                   "the per-order F-score is collected and averaged, instead of averaging precision and "
                   "recall over the orders and combining them once"),
@@ -114,12 +134,14 @@ DEVIATIONS = [
         id="effective-order-divisor",
         title="per-order scores are averaged over the effective orders only, where the claimed definition averages "
         "over all requested orders",
-        stage="score", models=(("divisor", "effective"),), applies=_not_sacre, trigger="short", sweep="length"),
+        stage="score", models=(("divisor", "effective"),), applies=_not_sacre, trigger="short", sweep="length",
+        rivals=("reference-length-order-cap",)),
     Deviation(
         id="precision-recall-averaged",
         title="precision and recall are averaged over orders and combined once, where the claimed definition "
         "averages per-order F-scores",
-        stage="score", models=(("average", "pr"),), applies=_not_sacre, trigger="unequal-pr", sweep="prefix"),
+        stage="score", models=(("average", "pr"),), applies=_not_sacre, trigger="unequal-pr", sweep="prefix",
+        rivals=("precision-recall-pooled",)),
     Deviation(
         id="precision-recall-pooled",
         title="precision and recall are each computed once over the n-grams of all orders pooled together, "
@@ -140,7 +162,7 @@ DEVIATIONS = [
         stage="score", models=(("swapped", True),), applies=_beta_not_1, trigger="unequal-pr", sweep="prefix"),
     Deviation(
         id="empty-input-perfect", title="an input with no n-grams on either side scores 100 instead of 0",
-        stage="score", models=(("empty_perfect", True),), trigger="empty"),
+        stage="score", models=(("empty_perfect", True),), trigger="empty", rivals=("empty-order-scores-one",)),
     Deviation(
         id="empty-input-epsilon", title="an input with no n-grams on either side scores a smoothing epsilon instead of 0",
         stage="score"),
@@ -154,6 +176,7 @@ DEVIATIONS = [
         id="hypothesis-ngrams-where-reference-has-none",
         title="hypothesis n-grams are counted for orders the reference has none of",
         stage="text", models=(("hyp_where_no_ref", True),), applies=_corpus, trigger="short-references",
+        rivals=("unmatched-segment-reference-dropped", "incomplete-batch-dropped"),
         roots={"torchmetrics": (
             r"total_preds_char_n_grams = _sum_over_dicts\(total_preds_char_n_grams, pred_char_n_grams\)",
             "the hypothesis n-grams of every order are added to the corpus totals before the best "
@@ -161,61 +184,72 @@ DEVIATIONS = [
     Deviation(
         id="wrong-ngram-orders", title="the wrong set of n-gram orders is used (off by one)",
         stage="text", models=(("orders", "minus-one"), ("orders", "plus-one"), ("orders", "from-two")), trigger="plain",
-        sweep="length", model_filter=lambda p, m: not (m[1] == "minus-one" and p.char_order == 1)),
+        sweep="length", model_filter=lambda p, m: not (m[1] == "minus-one" and p.char_order == 1),
+        rivals=("requested-order-divisor", "text-truncated")),
     # -- text handling
     Deviation(id="whitespace-set-ascii-space", title="only U+0020 is removed, other whitespace is scored as characters",
-              stage="text", models=(("ws", "whitespace-set-ascii-space"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace", sweep="whitespace"),
+              stage="text", models=(("ws", "whitespace-set-ascii-space"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace", sweep="whitespace",
+              rivals=_WS_RIVALS),
     Deviation(id="whitespace-set-ascii",
               title="only ASCII whitespace is removed, Unicode whitespace is scored as characters",
-              stage="text", models=(("ws", "whitespace-set-ascii"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace", sweep="whitespace"),
+              stage="text", models=(("ws", "whitespace-set-ascii"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace", sweep="whitespace",
+              rivals=_WS_RIVALS),
     Deviation(id="whitespace-set-white-space",
               title="Unicode White_Space is removed instead of every str.isspace() code point: U+001C..U+001F are "
               "scored as characters",
               stage="text", models=(("ws", "whitespace-set-white-space"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace",
-              sweep="whitespace", roots={"nltk": _WS_NLTK}),
+              sweep="whitespace", roots={"nltk": _WS_NLTK}, rivals=_WS_RIVALS),
     Deviation(id="whitespace-set-isspace",
               title="every str.isspace() code point is removed, where the claimed definition (chrF++.py) removes only "
               "U+0020 inside a line",
-              stage="text", models=(("ws", "whitespace-set-isspace"),), applies=_chrfpp_ws, trigger="whitespace", sweep="whitespace"),
+              stage="text", models=(("ws", "whitespace-set-isspace"),), applies=_chrfpp_ws, trigger="whitespace", sweep="whitespace",
+              rivals=_WS_RIVALS),
     Deviation(id="whitespace-stripped-ends-only",
               title="whitespace is stripped from the ends of the text only; whitespace inside it is scored as characters",
               stage="text", models=(("ws", "whitespace-stripped-ends-only"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace",
-              sweep="whitespace"),
+              sweep="whitespace", rivals=_WS_RIVALS),
     Deviation(id="whitespace-kept", title="whitespace is scored as characters although the definition removes it",
-              stage="text", models=(("ws", "whitespace-kept"),), applies=_ws_removed_by_claim, trigger="whitespace", sweep="whitespace"),
+              stage="text", models=(("ws", "whitespace-kept"),), applies=_ws_removed_by_claim, trigger="whitespace", sweep="whitespace",
+              rivals=_WS_RIVALS),
     Deviation(id="whitespace-removed", title="whitespace is removed although the claimed parameters keep it",
-              stage="text", models=(("ws", "whitespace-removed"),), applies=_ws_kept_by_claim, trigger="whitespace", sweep="whitespace"),
+              stage="text", models=(("ws", "whitespace-removed"),), applies=_ws_kept_by_claim, trigger="whitespace", sweep="whitespace",
+              rivals=_WS_RIVALS),
     Deviation(id="format-characters-deleted",
               title="format characters (U+FEFF, the zero-width (non-)joiners U+200C/U+200D, the direction marks "
               "U+200E/U+200F) are deleted before counting",
               stage="text", models=(("format_deleted", "bom"), ("format_deleted", "format")), trigger="format",
-              sweep="format-characters"),
+              sweep="format-characters", rivals=("unicode-normalization",)),
     Deviation(id="case-folded", title="text is lowercased although the claimed parameters are case-sensitive",
               stage="text", models=(("case", "case-folded"),), applies=_not_lower, trigger="case"),
     Deviation(id="case-not-folded", title="text is not lowercased although the claimed parameters ask for it",
               stage="text", models=(("case", "case-not-folded"),), applies=_lower, trigger="case"),
     Deviation(id="casefold-instead-of-lower",
               title="str.casefold() (full case folding, e.g. ß -> ss) is used instead of str.lower()",
-              stage="text", models=(("case", "casefold-instead-of-lower"),), applies=_lower, trigger="casefold"),
+              stage="text", models=(("case", "casefold-instead-of-lower"),), applies=_lower, trigger="casefold",
+              rivals=("lowercase-mapping-not-python", "unicode-normalization")),
     Deviation(id="utf8-bytes", title="n-grams are over UTF-8 bytes instead of code points",
-              stage="text", models=(("units", "utf8-bytes"),), trigger="non-ascii"),
+              stage="text", models=(("units", "utf8-bytes"),), trigger="non-ascii",
+              rivals=("utf16-code-units", "unicode-normalization")),
     Deviation(id="utf16-code-units",
               title="n-grams are over UTF-16 code units instead of code points (non-BMP characters count twice)",
-              stage="text", models=(("units", "utf16-code-units"),), trigger="non-bmp"),
+              stage="text", models=(("units", "utf16-code-units"),), trigger="non-bmp", rivals=("utf8-bytes",)),
     Deviation(id="unicode-normalization", title="text is Unicode-normalized (NFC/NFD/NFKC/NFKD) before counting",
               stage="text", models=tuple(("units", u) for u in ("NFC", "NFD", "NFKC", "NFKD")), trigger="normalization"),
     Deviation(id="word-punctuation-not-split", title="chrF++ word tokens keep their ASCII punctuation attached",
               stage="text", models=(("words", "word-punctuation-not-split"),), applies=_words, trigger="punctuation",
+              rivals=("word-punctuation-split-both", "regex-word-runs"),
               roots={"sacrebleu": (r"if w\[-1\] in self\._PUNCTS",
                                    "the split of punctuation off the end of a word")}),
     Deviation(id="word-punctuation-split-both", title="chrF++ word tokens have punctuation split off both ends",
               stage="text", models=(("words", "word-punctuation-split-both"),), applies=_words, trigger="punctuation",
+              rivals=("regex-word-runs",),
               roots={"sacrebleu": (r"elif w\[0\] in self\._PUNCTS",
                                    "the split of punctuation off the start of a word, made only when none ends it")}),
     # -- references and corpus
     Deviation(id="corpus-macro-average",
               title="the corpus score is the mean of sentence scores instead of being computed from summed statistics",
               stage="score", models=(("macro", True),), applies=_corpus_multi, trigger="segments", sweep="corpus-size",
+              rivals=("corpus-length-weighted-mean", "corpus-single-segment"),
               roots={"nltk": (r"return .*/\s*num_sents",
                         "the corpus score divides the summed sentence-level F-scores by the number of "
                         "sentences (a macro-average) instead of scoring the summed n-gram statistics"),
@@ -224,6 +258,7 @@ DEVIATIONS = [
               title="the best-reference search starts from a score of 0, so a segment that scores 0 against every "
               "reference contributes no statistics to the corpus",
               stage="score", models=(("references", "sentinel-zero"),), applies=_corpus, trigger="zero-segments", sweep="zero-segments",
+              rivals=("unmatched-segment-reference-dropped", "incomplete-batch-dropped", "empty-references-dropped"),
               roots={"sacrebleu": (r"best_f_score\s*=\s*-?[\d.]+\s*$",
                              "the best-reference search's starting score: from 0 instead of below every F-score, "
                              "a segment that scores 0 against every reference adds no statistics")}),
@@ -231,6 +266,7 @@ DEVIATIONS = [
               title="a segment that matches none of its references adds its hypothesis n-grams but no reference "
               "n-grams to the corpus statistics, so corpus recall is inflated",
               stage="score", models=(("unmatched_dropped", True), ("unmatched_dropped", "all")), applies=_corpus, trigger="zero-segments",
+              rivals=("incomplete-batch-dropped",),
               roots={"torchmetrics": (
                   r"if f_score > best_f_score:",
                   "a reference is kept only when its F is strictly above 0, so a segment that matches no "
@@ -238,11 +274,13 @@ DEVIATIONS = [
                   "corpus totals, while its hypothesis n-grams do")}),
     Deviation(id="first-reference-only", title="only the first reference is used instead of the best one",
               stage="score", models=(("references", "first"),), applies=_multi_ref, trigger="references",
+              rivals=("references-beyond-first-ignored", "reference-string-as-list", "references-joined"),
               roots={"sacrebleu": (r"for _ref_ngrams in ref_kwargs\[",
                                    "the loop over the segment's references (the first alone would skip the others)")}),
     Deviation(id="references-averaged",
               title="scores against several references are averaged instead of taking the best",
               stage="score", models=(("references", "mean"),), applies=_multi_ref, trigger="references",
+              rivals=("references-joined",),
               roots={"sacrebleu": (r"if f_score > best_f_score:",
                                    "the best-scoring reference's statistics are kept here (a mean would replace this choice)")}),
     # -- how references and segments are read (layout)
@@ -256,15 +294,55 @@ DEVIATIONS = [
     Deviation(id="empty-references-dropped",
               title="empty references are dropped, and a segment left without a reference is skipped, instead of "
               "scoring against the empty reference",
-              stage="text", models=(("refs_layout", "empty-dropped"),), applies=_corpus_multi_ref, trigger="empty-references"),
+              stage="text", models=(("refs_layout", "empty-dropped"),), applies=_corpus_multi_ref, trigger="empty-references",
+              rivals=("reference-ties-to-last", "unmatched-segment-reference-dropped")),
     Deviation(id="reference-streams-transposed",
               title="the corpus references are read as reference streams (zip(*references), one list per reference "
               "position) instead of one list of references per segment",
-              stage="text", models=(("corpus_layout", "transposed"),), applies=_corpus_several, trigger="segments"),
+              stage="text", models=(("corpus_layout", "transposed"),), applies=_corpus_several, trigger="segments",
+              rivals=("corpus-single-segment", "incomplete-batch-dropped")),
     Deviation(id="corpus-single-segment",
               title="the corpus score is computed from one segment only (the first or the last) instead of all of them",
               stage="text", models=(("corpus_layout", "first-segment"), ("corpus_layout", "last-segment")), applies=_corpus_multi,
-              trigger="segments", sweep="corpus-size"),
+              trigger="segments", sweep="corpus-size", rivals=("incomplete-batch-dropped",)),
+    # -- seen in real code (issue 30): each declared once, with its distinguishing inputs
+    Deviation(id="lowercase-mapping-not-python",
+              title="text is lowercased by a mapping other than str.lower(): one code point to one (U+0130 to i, no "
+              "word-final sigma), each code point alone (no word-final sigma), or A-Z only",
+              stage="text", models=(("case", "lower-simple"), ("case", "lower-per-character"), ("case", "lower-ascii")),
+              applies=_lower, trigger="case-mappings", rivals=("case-not-folded",)),
+    Deviation(id="reference-length-order-cap",
+              title="the orders averaged over are those the reference has n-grams of (the requested orders capped by "
+              "the reference's length), so an order the hypothesis is too short for counts as 0",
+              stage="score", models=(("divisor", "reference"),), trigger="short-hypotheses", sweep="length"),
+    Deviation(id="whitespace-collapsed",
+              title="runs of whitespace are collapsed to one space and the ends stripped, and the spaces are scored "
+              "as characters, instead of the claimed whitespace handling",
+              stage="text", models=(("ws", "whitespace-collapsed"),), trigger="whitespace", sweep="whitespace",
+              rivals=_WS_RIVALS + ("whitespace-removed",)),
+    Deviation(id="char-word-f-averaged",
+              title="the chrF++ score is the mean of a character F and a word F, each from its own orders, instead of "
+              "one F over the character and word orders together",
+              stage="score", models=(("average", "char-word-mean"),), applies=_words, trigger="char-word"),
+    Deviation(id="empty-order-scores-one",
+              title="an n-gram order without n-grams scores 1 (precision and recall 1) instead of being left out, and "
+              "every requested order counts",
+              stage="score", models=(("empty_order", "both"), ("empty_order", "side")), trigger="short"),
+    Deviation(id="text-truncated",
+              title="texts are cut to their first N characters before scoring (the hypothesis alone, or every text)",
+              stage="text", models=tuple(("truncate", (side, n)) for side in ("hypothesis", "both")
+                                         for n in (64, 100, 128, 200, 256, 500, 512, 1000, 1024)),
+              trigger="long"),
+    Deviation(id="references-beyond-first-ignored",
+              title="only the first K references of a segment are used (K = 2, 3 or 4): the references after them "
+              "are ignored",
+              stage="text", models=(("refs_layout", "first-2"), ("refs_layout", "first-3"), ("refs_layout", "first-4")),
+              applies=_beyond_two, trigger="many-references", rivals=("first-reference-only",)),
+    Deviation(id="corpus-length-weighted-mean",
+              title="the corpus score is the mean of the sentence scores weighted by text length instead of being "
+              "computed from summed statistics",
+              stage="score", models=(("macro", "hypothesis-length"), ("macro", "reference-length")),
+              applies=_corpus_multi, trigger="segment-lengths", sweep="corpus-size"),
     # -- claimed parameters the implementation does not honour (found by configuring it)
     *(Deviation(id=f"parameter-ignored-{name.replace('_', '-')}",
                 title=f"the {name} parameter is accepted but ignored: the implementation computes with its default "
@@ -285,6 +363,8 @@ DEVIATIONS = [
     Deviation(id="invalid-output", title="the implementation returned something that is not a finite number", stage="outcome"),
     Deviation(id="out-of-range", title="the score is outside [0, scale]", stage="outcome"),
     Deviation(id="nondeterminism", title="the same input gave different scores on repeated calls", stage="outcome"),
+    Deviation(id="stateful", title="the same input scores differently in a fresh process: the implementation keeps "
+              "state between calls (a cache, a counter) that changes its answers", stage="outcome"),
     Deviation(id="metamorphic-identical-not-perfect", title="an identical non-empty hypothesis and reference do not score 100",
               stage="metamorphic", sweep="length"),
     Deviation(id="metamorphic-segment-order", title="the corpus score changes when segments are reordered", stage="metamorphic",

@@ -36,3 +36,22 @@ class Deviation:
     roots: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: (params, (field, value)) -> does this one model apply (None: all of them do)?
     model_filter: Optional[Callable] = None
+    #: The nearest rival mechanisms: ids of other families or of ``Rival`` entries whose models
+    #: could explain what this family explains.  A name is earned only where the family's own
+    #: trigger inputs (its *distinguishing* inputs: the generator above draws inputs on which
+    #: it differs from these rivals) tell it from each of them (``audit.diagnose.judge``).
+    #: The relation is symmetric: declaring B a rival of A makes A a rival of B.
+    rivals: tuple = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rival:
+    """A mechanism no family names but real code has, declared so that a family it mimics
+    is not named where it could be this instead (a ``\\w+|[^\\w\\s]`` tokeniser for the word
+    families, a dropped incomplete batch for the corpus families).  Its models are fields of
+    ``audit.diagnose.variants``' classes, like a family's."""
+
+    id: str
+    title: str
+    stage: str  # "text" | "score"
+    models: tuple = ()

@@ -17,46 +17,17 @@ from __future__ import annotations
 import random
 import zlib
 
-_LETTERS = "abcdefgh"
-_ISSPACE = [chr(c) for c in range(0x3001) if chr(c).isspace()]
+from .textgen import ISSPACE as _ISSPACE
+from .textgen import LETTERS as _LETTERS
+from .textgen import insert as _insert
+from .textgen import mutate as _mutate
+from .textgen import one as _one
+from .textgen import pair as _pair
+from .textgen import text as _text
+from .textgen import word_lengths as _word_lengths
+
 _WS_MARKERS = ["\x1c", "\x1d", "\x1e", "\x1f", "\t", "\n", "\xa0", "\u2003", "\u3000", "\x85", " "]
 _FORMAT = ["\ufeff", "\u200c", "\u200d", "\u200e", "\u200f"]
-
-
-def _word_lengths(rng, params, total: int) -> list[int]:
-    if not params.word_order:
-        return [total]
-    out = []
-    while total > 0:
-        n = min(total, rng.randint(2, 4))
-        out.append(n)
-        total -= n
-    return out
-
-
-def _text(rng, lengths, alphabet=_LETTERS) -> str:
-    return " ".join("".join(rng.choice(alphabet) for _ in range(n)) for n in lengths)
-
-
-def _mutate(rng, text: str, alphabet=_LETTERS, rate=0.35) -> str:
-    return "".join(rng.choice(alphabet) if c != " " and rng.random() < rate else c for c in text)
-
-
-def _pair(rng, params, length=None, alphabet=_LETTERS):
-    n = length or rng.randint(params.char_order + 2, params.char_order + 8)
-    hyp = _text(rng, _word_lengths(rng, params, n), alphabet)
-    return hyp, _mutate(rng, hyp, alphabet)
-
-
-def _insert(rng, text: str, chars, ends: bool = False) -> str:
-    for ch in chars:
-        pos = rng.choice([0, len(text)]) if ends and rng.random() < 0.5 else rng.randint(1, max(1, len(text) - 1))
-        text = text[:pos] + ch + text[pos:]
-    return text
-
-
-def _one(hyp, ref):
-    return [(hyp, [ref])]
 
 
 def plain(params, level, nrefs, rng):
@@ -64,11 +35,16 @@ def plain(params, level, nrefs, rng):
 
 
 def short(params, level, nrefs, rng):
+    """Texts shorter than the order (identical, mutated, or a hypothesis shorter than its
+    reference): orders without n-grams, on one side or both."""
     out = []
-    for i in range(24):
+    for i in range(30):
         n = rng.randint(1, max(1, params.char_order - 1))
         t = _text(rng, [n])
-        out.append(_one(t, t) if i % 2 == 0 else _one(t, _mutate(rng, t)))
+        if i % 3 == 2:
+            out.append(_one(t, t + _text(rng, [rng.randint(1, params.char_order + 1)])))
+        else:
+            out.append(_one(t, t) if i % 3 == 0 else _one(t, _mutate(rng, t)))
     return out
 
 
@@ -83,11 +59,16 @@ def unequal_pr(params, level, nrefs, rng):
 
 
 def empty(params, level, nrefs, rng):
+    """Inputs without any n-gram, then short ones where only some orders have none (an
+    empty order scoring 1 gives them high scores too, an empty input scoring 100 does not)."""
     blanks = [""] if params.whitespace else ["", " ", "\t", "\n", "\u3000", "  "]
     out = []
     for _ in range(24):
         k = rng.randint(1, 3) if level == "corpus" else 1
         out.append([(rng.choice(blanks), [rng.choice(blanks) for _ in range(nrefs)]) for _ in range(k)])
+    for _ in range(8):
+        t = _text(rng, [rng.randint(1, max(1, params.char_order - 1))])
+        out.append(_one(t, _mutate(rng, t, rate=0.5)))
     return out
 
 
@@ -115,7 +96,20 @@ def _both(rng, params, pool, k=(1, 3), ends=False):
 
 
 def whitespace(params, level, nrefs, rng):
-    return [_both(rng, params, _WS_MARKERS + _ISSPACE, ends=True) for _ in range(24)]
+    """Whitespace characters in both texts: single ones (at the ends too), runs of two or
+    three, and an ASCII space beside another kind (collapsing, stripping and the sets
+    differ there)."""
+    pool = _WS_MARKERS + _ISSPACE
+    out = []
+    for i in range(30):
+        if i % 3 == 0:
+            out.append(_both(rng, params, pool, ends=True))
+            continue
+        hyp, ref = _pair(rng, params)
+        ch = rng.choice(pool)
+        chars = [ch * rng.randint(2, 3)] if i % 3 == 1 else [" ", ch]
+        out.append(_one(_insert(rng, hyp, chars, ends=True), _insert(rng, ref, chars, ends=i % 2 == 0)))
+    return out
 
 
 def format_chars(params, level, nrefs, rng):
@@ -135,12 +129,26 @@ def casefold(params, level, nrefs, rng):
     return [_both(rng, params, ["\xdf", "\ufb01", "\u0130", "\u1e9e"]) for _ in range(24)]
 
 
+def _alone(rng, params, alphabet, specials):
+    """A text of the alphabet, and one where a special character stands alone between spaces."""
+    hyp, ref = _pair(rng, params, alphabet=alphabet)
+    ch = rng.choice(specials)
+    return _one(hyp + " " + ch, ref + " " + ch) if rng.random() < 0.5 else _one(ch + " " + hyp, ref)
+
+
 def non_ascii(params, level, nrefs, rng):
-    return [_one(*_pair(rng, params, alphabet="ab\xe9\xe8\xfc\u0436")) for _ in range(24)]
+    """Two-, three- and four-byte characters inside words and alone (bytes, code units and
+    normalization split them differently)."""
+    specials = "\xe9\xfc\u0436\u20ac\u4e2d\U0001F600"
+    return [_one(*_pair(rng, params, alphabet="ab\xe9\xe8\xfc\u0436")) for _ in range(16)] + \
+        [_one(*_pair(rng, params, alphabet="ab\u20ac\u4e2d\xe9")) for _ in range(8)] + \
+        [_alone(rng, params, "abc\xe9", specials) for _ in range(8)]
 
 
 def non_bmp(params, level, nrefs, rng):
-    return [_one(*_pair(rng, params, alphabet="ab\U0001F600\U0001F601\U0001F642")) for _ in range(24)]
+    """Characters outside the BMP inside words and alone."""
+    return [_one(*_pair(rng, params, alphabet="ab\U0001F600\U0001F601\U0001F642")) for _ in range(20)] + \
+        [_alone(rng, params, "abc", "\U0001F600\U00010400\U0001D400") for _ in range(10)]
 
 
 def normalization(params, level, nrefs, rng):
@@ -153,11 +161,22 @@ def normalization(params, level, nrefs, rng):
     return out
 
 
+#: Words the chrF++ tokenizers disagree on: several marks, marks inside, digits, non-ASCII
+#: symbols, an underscore (a regular-expression word character).
+_TRICKY_WORDS = ["e.g.", "a-b", "!!", "...", "3.5", "1,000", "\u00aba\u00bb", "\u2014", "\u00bfqu\u00e9?", "it's",
+                 "x_y", "(a)", "--", "U.S.", "7%"]
+
+
 def punctuation(params, level, nrefs, rng):
+    """Words with an ASCII mark at one end, both ends or none, then with the words the
+    tokenizers disagree on (``e.g.``, ``a-b``, ``!!``, digits, non-ASCII symbols)."""
     marks = [".", ",", "(", ")", "!", "?", "'", '"', ":"]
     out = []
-    for _ in range(24):
+    for i in range(32):
         words = _text(rng, [rng.randint(2, 4) for _ in range(rng.randint(2, 4))]).split()
+        if i >= 16:
+            words.insert(rng.randint(0, len(words)), rng.choice(_TRICKY_WORDS))
+
         def dress(ws):
             res = []
             for w in ws:
@@ -181,8 +200,16 @@ def references(params, level, nrefs, rng):
 
 
 def segments(params, level, nrefs, rng):
-    return [[(h, [r]) for h, r in (_pair(rng, params, rng.randint(params.char_order + 2, 3 * params.char_order + 4))
-                                   for _ in range(rng.randint(2, 4)))] for _ in range(24)]
+    """Corpora of two to seven segments of several lengths; in the last ones the first two
+    segments' references are swapped (a first hypothesis scored against every reference of
+    the corpus finds its own, against its segment's does not)."""
+    out = [[(h, [r]) for h, r in (_pair(rng, params, rng.randint(params.char_order + 2, 4 * params.char_order + 8))
+                                  for _ in range(rng.randint(2, 4) if i < 16 else rng.randint(5, 7)))]
+           for i in range(34)]
+    for corpus in out[30:]:
+        (h0, r0), (h1, r1) = corpus[0], corpus[1]
+        corpus[0], corpus[1] = (h0, r1), (h1, r0)
+    return out
 
 
 def zero_segments(params, level, nrefs, rng):
@@ -208,6 +235,8 @@ def empty_references(params, level, nrefs, rng):
             if rng.random() < 0.5:  # a reference the hypothesis shares nothing with: a tie at 0
                 ref = _text(rng, [len(ref)], "stuvwxyz")
             refs = ["", ref] if nrefs > 1 and rng.random() < 0.7 else [""]
+            if len(refs) == 2 and rng.random() < 0.4:  # the tie the other way round, or between two texts
+                refs = [ref, ""] if rng.random() < 0.5 else [ref, _text(rng, [len(ref) + 2], "stuvwxyz")]
             segs.append((hyp, refs))
         if level == "corpus":
             segs.append(_pair(rng, params))
@@ -217,15 +246,17 @@ def empty_references(params, level, nrefs, rng):
     return out
 
 
+from . import distinguishing as _d  # noqa: E402
+
 GENERATORS = {
     "plain": plain, "short": short, "unequal-pr": unequal_pr, "empty": empty, "repeats": repeats,
     "short-references": short_references, "whitespace": whitespace, "format": format_chars, "case": case,
     "casefold": casefold, "non-ascii": non_ascii, "non-bmp": non_bmp, "normalization": normalization,
     "punctuation": punctuation, "references": references, "segments": segments, "zero-segments": zero_segments,
-    "empty-references": empty_references,
+    "empty-references": empty_references, **_d.GENERATORS,
 }
 #: Generators whose inputs have several segments (the rest give one-segment inputs).
-MULTI_SEGMENT = {"short-references", "segments", "zero-segments", "empty-references"}
+MULTI_SEGMENT = {"short-references", "segments", "zero-segments", "empty-references", "segment-lengths"}
 
 
 def draw(family: str, generator: str, params, level: str, nrefs: int) -> list:
@@ -235,7 +266,7 @@ def draw(family: str, generator: str, params, level: str, nrefs: int) -> list:
 
 
 #: Generators that draw several references per segment (the others draw one).
-MULTI_REFERENCE = {"references", "empty-references"}
+MULTI_REFERENCE = {"references", "empty-references", "many-references"}
 
 
 def pool(family: str, params, level: str, nrefs: int) -> list:

@@ -21,16 +21,35 @@ def fit_identities(score_many, params, level: str, model: tuple, nrefs: int, tol
         rows = [(segs, _parts(level, segs)) for segs in pool[:2 * INPUTS_PER_FAMILY]]
         fits += _identity_fit(score_many, params, level, model, rows, tolerance, exclude, "sentence")
     if level == "corpus" and not sv0.macro and "corpus-macro-average" not in exclude:
-        rows = [(segs, _parts(level, segs)) for segs in draw("relational-macro", "segments", params, level, 1)]
+        rows = [(segs, _parts(level, segs)) for segs in draw("relational-macro", "segment-lengths", params, level, 1)]
         fits += _identity_fit(score_many, params, level, model, rows, tolerance, exclude, "corpus")
     return fits
 
 
-#: family -> (score field, value, identity over (whole, parts))
+def _mean(whole, ps):
+    return sum(ps) / len(ps)
+
+
+def _weighted(which):
+    def mean(whole, ps):
+        ws = [max(1, len(h) if which == "hypothesis" else len(rs[0])) for h, rs in whole]
+        return sum(w * p for w, p in zip(ws, ps)) / sum(ws)
+    return mean
+
+
+#: family -> (score field, value, identity over (whole input, its parts' scores)); an
+#: identity names its family only where the others of its level (its rivals: a mean weighted
+#: by length, the first part alone) are refuted too.
 _IDENTITIES = {
-    "sentence": [("references-averaged", "references", "mean", lambda w, ps: sum(ps) / len(ps))],
-    "corpus": [("corpus-macro-average", "macro", True, lambda w, ps: sum(ps) / len(ps))],
+    "sentence": [("references-averaged", "references", "mean", _mean),
+                 ("first-reference-only", None, None, lambda whole, ps: ps[0])],
+    "corpus": [("corpus-macro-average", "macro", True, _mean),
+               ("corpus-length-weighted-mean", "macro", "hypothesis-length", _weighted("hypothesis")),
+               ("corpus-length-weighted-mean", "macro", "reference-length", _weighted("reference")),
+               ("corpus-single-segment", None, None, lambda whole, ps: ps[0])],
 }
+#: Decisive inputs on which each rival identity must fail.
+MIN_REFUTED = 2
 
 
 def _identity_fit(score_many, params, level, model, rows, tolerance, exclude, kind) -> list[RelationalFit]:
@@ -46,25 +65,30 @@ def _identity_fit(score_many, params, level, model, rows, tolerance, exclude, ki
         if all(v is not None for v in vals):
             scored.append((whole, parts, vals[0], vals[1:]))
     for fam, field, value, ident in _IDENTITIES[kind]:
-        if fam in exclude:
+        if fam in exclude or field is None or any(f.family == fam for f in fits):
             continue
         variant = (model[0], replace(model[1], **{field: value}))
         decisive = agreed = broken = 0
         example = None
+        refuted = {i: 0 for i, rival in enumerate(_IDENTITIES[kind]) if rival[0] != fam}
         for whole, parts, w, ps in scored:
             # only inputs where the identity tells the deviation from the model fitted so far
             if not _decisive(whole, params, level, model, variant, tolerance):
                 continue
             decisive += 1
-            if abs(w - ident(w, ps)) <= tolerance:
+            if abs(w - ident(whole, ps)) <= tolerance:
                 agreed += 1
                 example = example or whole
+                for i in refuted:
+                    refuted[i] += abs(w - _IDENTITIES[kind][i][3](whole, ps)) > tolerance
             else:
                 broken += 1
-        if broken == 0 and agreed >= MIN_DECISIVE:
+        if broken == 0 and agreed >= MIN_DECISIVE and all(n >= MIN_REFUTED for n in refuted.values()):
+            rivals = sorted({_IDENTITIES[kind][i][0] for i in refuted} - {fam})
             fits.append(RelationalFit(fam, "score", field, value, agreed, decisive, decisive, example,
                                       holds=_identity_relation(score_many, params, level, model, variant, ident,
-                                                               tolerance, lambda w: _parts(level, w))))
+                                                               tolerance, lambda w: _parts(level, w)),
+                                      rivals=tuple(rivals)))
     return fits
 
 
@@ -88,5 +112,5 @@ def _identity_relation(score_many, params, level, model, variant, ident, toleran
         if len(parts) < 2 or not _decisive(whole, params, level, model, variant, tolerance):
             return False
         w, *ps = score_many([whole] + parts)
-        return w is not None and None not in ps and abs(w - ident(w, ps)) <= tolerance
+        return w is not None and None not in ps and abs(w - ident(whole, ps)) <= tolerance
     return holds

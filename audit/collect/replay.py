@@ -1,0 +1,149 @@
+"""Each repro replayed in a fresh worker before it is reported (issue 30, item 4).
+
+The audit calls an implementation thousands of times in one warm process; an implementation
+that keeps state between calls (a cache keyed on part of its input, a counter) can answer a
+repro there with a value it never gives a fresh process.  So before the findings are built,
+every observation a finding may be built from is scored again by a freshly started
+implementation (``audit.adapters.resolve`` with the spec the adapter was made from, in an
+isolated worker: nothing of the audit's process is shared).  All of them go in one batch;
+where a value differs from the recorded one, that input is scored alone by two more fresh
+workers:
+
+* the two fresh values agree: the recorded value came from the state the audit's calls left
+  behind: a ``stateful`` finding, with both values;
+* they differ: ``nondeterminism`` (the same input, two values, no state shared), with both.
+
+Either way the finding the input stood for is folded into that row (it names it), never left
+as a repro marked ``flaky: false``.  An adapter that cannot be started afresh (a service, a
+callable defined in no importable module) is not replayed, and its findings say nothing more.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+#: Differing inputs scored alone in two fresh workers each, at most (each costs two starts).
+MAX_ALONE = 3
+
+
+def fresh_adapter(adapter, changes: Optional[dict] = None):
+    """The same implementation in a new isolated worker (None: it cannot be started afresh)."""
+    spec = getattr(adapter, "spec", None)
+    if not spec:
+        return None
+    from ..adapters import resolve
+    from ..errors import UsageError
+
+    call = {k: v for k, v in spec.items() if k not in ("name", "given_name")}
+    call = dict(call, isolate=True, name=spec.get("given_name"))
+    try:
+        made = resolve(**call)
+    except (UsageError, OSError, ValueError):
+        return None
+    chosen = next((a for a in made if a.name == spec["name"]), None)
+    for a in made:
+        if a is not chosen:
+            a.close()
+    if chosen is None:
+        return None
+    chosen.claims = adapter.claims
+    if changes:
+        try:
+            variant = chosen.configure(**changes)
+        except Exception:  # noqa: BLE001 - a configuration refused afresh: nothing to compare
+            chosen.close()
+            return None
+        return _Owned(variant, chosen)
+    return chosen
+
+
+class _Owned:
+    """A configured variant that closes its parent too."""
+
+    def __init__(self, variant, parent):
+        self.variant, self.parent = variant, parent
+
+    def __getattr__(self, name):
+        return getattr(self.variant, name)
+
+    def close(self):
+        self.variant.close()
+        self.parent.close()
+
+
+def _call(adapter, obs):
+    inputs = obs.inputs
+    if obs.level == "sentence":
+        return adapter.sentence_scores([(inputs["hypothesis"], list(inputs["references"]))])[0]
+    return adapter.corpus_scores([(list(inputs["hypotheses"]), [list(r) for r in inputs["references"]])])[0]
+
+
+def _batch(adapter, observations):
+    sent = [o for o in observations if o.level == "sentence"]
+    corp = [o for o in observations if o.level == "corpus"]
+    out = {}
+    if sent:
+        for o, r in zip(sent, adapter.sentence_scores([(o.inputs["hypothesis"], list(o.inputs["references"]))
+                                                       for o in sent])):
+            out[id(o)] = r
+    if corp:
+        for o, r in zip(corp, adapter.corpus_scores([(list(o.inputs["hypotheses"]),
+                                                      [list(r) for r in o.inputs["references"]]) for o in corp])):
+            out[id(o)] = r
+    return [out[id(o)] for o in observations]
+
+
+def same(a, b, tolerance: float) -> bool:
+    """Two outcomes of one input are the same answer."""
+    if a.kind != b.kind:
+        return False
+    if a.kind != "value":
+        return True
+    return a.value is not None and b.value is not None and math.isfinite(a.value) and math.isfinite(b.value) and \
+        abs(a.value - b.value) <= tolerance
+
+
+def _text(outcome) -> str:
+    return repr(outcome.value) if outcome.kind == "value" else outcome.kind
+
+
+def replay(adapter, observations: list, tolerance: float) -> list[tuple]:
+    """(observation, family, detail) for each observation whose recorded answer a fresh
+    worker does not give: ``stateful`` or ``nondeterminism``.  ``observations`` share the
+    adapter's claims per ``changes`` group."""
+    out: list[tuple] = []
+    groups: dict = {}
+    for o in observations:
+        if o.outcome is not None and o.outcome.kind in ("value", "exception", "invalid"):
+            groups.setdefault(tuple(sorted((o.changes or {}).items())), []).append(o)
+    for changes, obs in groups.items():
+        fresh = fresh_adapter(adapter, dict(changes))
+        if fresh is None:
+            continue
+        try:
+            answers = _batch(fresh, obs)
+        finally:
+            fresh.close()
+        differing = [(o, a) for o, a in zip(obs, answers) if not same(o.outcome, a, tolerance)]
+        for o, _ in differing[:MAX_ALONE]:
+            alone = []
+            for _ in range(2):
+                f = fresh_adapter(adapter, dict(changes))
+                if f is None:
+                    break
+                try:
+                    alone.append(_call(f, o))
+                finally:
+                    f.close()
+            if len(alone) < 2:
+                continue
+            if same(alone[0], alone[1], tolerance):
+                if same(alone[0], o.outcome, tolerance):
+                    continue  # alone in a fresh process it gives the recorded value: the batch's state
+                out.append((o, "stateful", f"scored {_text(o.outcome)} in the audit's process and {_text(alone[0])} "
+                                           f"in a fresh one (twice): the implementation keeps state between calls"))
+            else:
+                out.append((o, "nondeterminism", f"scored {_text(o.outcome)} in the audit's process, then "
+                                                 f"{_text(alone[0])} and {_text(alone[1])} in two fresh ones"))
+    return out

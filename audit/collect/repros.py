@@ -1,0 +1,76 @@
+"""Each fitted deviation's own repro (``audit.diagnose.reduce``): reduced from its trigger
+inputs by Hypothesis's shrinker, alone where the model's other deviations can be inert."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from hypothesis import strategies as st
+
+from ..diagnose import reduce
+from .checker import Observation
+from .search import Pass, derived_seed, record, shrink
+
+
+def reduce_repros(u) -> dict[str, Observation]:
+    """family -> its repro observation, for every family the model fitted at this level
+    that a trigger input shows (alone where possible).  Families it cannot show keep the
+    search's shrunk example."""
+    from ..diagnose.deviations.triggers import pool as trigger_pool
+
+    params, level, tol = u.params, u.level, u.checker.tolerance
+    model = u.model.variant()
+    out: dict[str, Observation] = {}
+    for fam in u.model.families():
+        if fam.startswith("parameter-ignored-"):
+            continue
+        pool = [s for s in trigger_pool(fam, params, level, u.refs_taken) if u.takes(s)]
+        values = u.checker.classifier.scores(u.adapter, level, pool) if pool else []
+        tiers = [reduce.tier(s, v, fam, model, params, level, u.scale, tol) for s, v in zip(pool, values)]
+        best = min((t for t in tiers if t is not None), default=None)
+        if best is None:
+            continue
+        # the start: in the best tier, the input where the fewest other deviations matter
+        ranked = sorted((reduce.others_mattering(s, fam, model, params, level, tol), i)
+                        for i, (s, t) in enumerate(zip(pool, tiers)) if t == best)
+        others, start = ranked[0][0], pool[ranked[0][1]]
+        obs = _reduce(u, fam, model, best, start, others)
+        if obs is not None:
+            out[fam] = obs
+            if not any(fam in key for key in u.found):  # fitted on targeted inputs alone
+                record(u.found, obs, origin="search")
+    return out
+
+
+def _reduce(u, family: str, model: tuple, wanted: int, start, others: int) -> Optional[Observation]:
+    """``start`` reduced while it stays in tier ``wanted`` (``audit.diagnose.reduce.tier``) with no
+    more of the model's other deviations mattering than on ``start``."""
+    from ..diagnose.oracle import score_many
+
+    params, level, tol = u.params, u.level, u.checker.tolerance
+
+    def predicate(segs) -> bool:
+        if wanted and reduce.others_mattering(segs, family, model, params, level, tol) > others:
+            return False
+        value = score_many(u.adapter, level, [segs])[0]
+        return reduce.tier(segs, value, family, model, params, level, u.scale, tol) == wanted
+
+    inputs = reduced(u, family, predicate, start, "reduce")
+    obs = u.checker.check(level, inputs, repeat=False)
+    return obs if obs.key else None
+
+
+def reduced(u, name: str, predicate: Callable, start, tag: str) -> dict:
+    """The smallest reduction of ``start`` (a segment list) that Hypothesis's shrinker finds
+    keeping ``predicate``; ``start`` itself when nothing smaller keeps it."""
+    key = ("reduce", name)
+    level = u.level
+
+    def examine(inputs, changes):
+        return Observation(level, None, inputs, None, None, key if predicate(reduce.segments_of(level, inputs)) else None)
+
+    p = Pass(f"reduce {name}", examine, reduce.strategy(start, level), st.just({}), 2)
+    choices = reduce.start_choices(start, level)
+    found, _ = shrink(p, key, [(None, 0, choices, None)], seed=derived_seed(u.seed, level, tag, name), tick=u.tick,
+                      profile=u.profile)
+    return found.inputs if found is not None else reduce.inputs_of(level, start)

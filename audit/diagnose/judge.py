@@ -1,0 +1,256 @@
+"""A name is a claim: the evidence a candidate explanation must earn its name with (issue 30).
+
+A candidate (deviations whose exact model reproduced one divergent input, found by
+``audit.diagnose.explain``, or a stage variant the scan tries) is accepted only when:
+
+1. **its own distinguishing inputs**: of its families' trigger pools (declared once, in each
+   family's registry entry), the inputs on which its prediction differs from the definition
+   *and* from every explanation built from the deviations accepted so far and their
+   combinations (``FittedModel.explanations``); on at least ``MIN_PER_FAMILY`` of them per
+   family and ``MIN_PREDICTED`` in all (``PER_FAMILY`` drawn per family) the implementation
+   gives exactly its prediction, and on none anything else;
+2. **its rivals**: for each declared rival mechanism of each of its families (``rivals`` in the
+   registry, symmetric: other families, and ``Rival`` mechanisms no family names), and for
+   the ends of the scale (an implementation that scores 0 or 100 on a class of inputs agrees
+   with any model predicting 0 or 100 there), the inputs of the same pools on which the
+   candidate with that family replaced by the rival predicts otherwise: on ``MIN_RIVAL`` of
+   them the implementation sides with the candidate, and on none with anything else.  Where
+   the pools hold fewer such inputs, the evidence cannot tell the two apart: no name (the
+   model records "one of A, B");
+3. **every deviation needed**: without any one of the candidate's deviations some input is
+   mispredicted.
+
+``differs`` is the one discrimination check; ``tests/test_precision_rules.py`` holds that
+disabling it names a rival mechanism wrongly.  An output family whose prediction is "within
+float32 error" cannot differ from the definition by more than the tolerance on purpose: its
+own inputs are its whole pool, and it needs ``MIN_RIVAL`` of them where the implementation
+differs from the definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Optional
+
+from . import deviations
+from .deviations.triggers import pool as trigger_pool
+from .fitted import CLAIMED, merge, merge_all
+from .models import agrees, output, predict
+from .reduce import without
+from .variants import ScoreVariant, TextVariant
+
+#: Distinguishing inputs drawn per family of a candidate; how many must be predicted per
+#: family and in all; separating inputs needed per rival.
+PER_FAMILY = 6
+MIN_PER_FAMILY = 4
+MIN_PREDICTED = 5
+MIN_RIVAL = 2
+#: The ends of the scale, rivals of every family.
+ENDS = (("scores 0", Fraction(0)), ("scores 100", Fraction(100)))
+
+
+def differs(a: Optional[float], b: Optional[float], tolerance: float) -> bool:
+    """The discrimination check: do two predictions tell explanations apart on an input?"""
+    return a is not None and b is not None and abs(a - b) > tolerance
+
+
+@dataclass
+class Verdict:
+    variant: tuple
+    predicted: int
+    rivals: list = field(default_factory=list)
+
+    @property
+    def evidence(self) -> str:
+        told = f" and from {', '.join(self.rivals)}" if self.rivals else ""
+        return (f"explains {self.predicted} of {self.predicted} distinguishing inputs (where it differs from the "
+                f"definition, from the other fitted deviations{told})")
+
+
+class Judge:
+    """Judges candidates for one unit; remembers predictions and verdicts."""
+
+    def __init__(self, tolerance: float, oracle):
+        self.tolerance = tolerance
+        self.oracle = oracle
+        self._out: dict = {}
+        self._verdicts: dict = {}
+
+    # ------------------------------------------------------------------ predictions
+    def exact(self, segs, params, level: str, variant) -> Optional[Fraction]:
+        """A model's exact score of ``segs`` (None: it cannot read it), remembered."""
+        key = (repr(segs), params, level, variant)
+        if key not in self._out:
+            try:
+                self._out[key] = predict(segs, params, level, variant)
+            except Exception:  # noqa: BLE001 - a model that cannot read this input
+                self._out[key] = None
+        return self._out[key]
+
+    def output(self, segs, params, level: str, variant, scale: int) -> Optional[float]:
+        """The number a model's implementation returns on ``segs`` (None: it cannot read it)."""
+        value = self.exact(segs, params, level, variant)
+        return None if value is None else output(value, variant[1], scale)
+
+    def agrees(self, segs, params, level, variant, actual, scale) -> bool:
+        """Does a model's implementation answer ``actual`` on ``segs``?"""
+        value = self.exact(segs, params, level, variant)
+        return value is not None and agrees(value, variant[1], actual, scale, self.tolerance)
+
+    _agrees = agrees
+
+    # ------------------------------------------------------------------ inputs
+    def distinguishing(self, families, merged, alternatives, pools, params, level: str, scale: int,
+                       per_family: int = PER_FAMILY) -> dict:
+        """family -> the first ``per_family`` inputs of its pool on which ``merged`` differs from
+        every model of ``alternatives`` (output families that can only be "within float32
+        error": the pool itself)."""
+        out = {}
+        for fam in families:
+            kept = []
+            for segs in pools[fam]:
+                if len(kept) == per_family:
+                    break
+                p = self.output(segs, params, level, merged, scale)
+                if p is None:
+                    continue
+                if fam == "float32-arithmetic" or \
+                        all(differs(p, self.output(segs, params, level, a, scale), self.tolerance) for a in alternatives):
+                    kept.append(segs)
+            out[fam] = kept
+        return out
+
+    def separating(self, merged, alternative, pools, params, level: str, scale: int) -> list:
+        """Inputs of the pools on which ``merged`` and ``alternative`` (a model, or a constant
+        score) predict different numbers."""
+        out, seen = [], set()
+        for pool in pools.values():
+            for segs in pool:
+                k = repr(segs)
+                if k in seen:
+                    continue
+                seen.add(k)
+                p = self.output(segs, params, level, merged, scale)
+                q = float(alternative) if isinstance(alternative, Fraction) else \
+                    self.output(segs, params, level, alternative, scale)
+                if differs(p, q, self.tolerance):
+                    out.append(segs)
+        return out
+
+    def rivals(self, families, merged, params, level: str, nrefs: int, nsegs: int) -> list[tuple[str, object]]:
+        """(name, model or constant) of each alternative a rival mechanism makes of ``merged``:
+        the family replaced by its rival, and the ends of the scale."""
+        out = []
+        for fam in families:
+            rest = without(fam, merged)
+            for rid, stage, (fld, value) in deviations.rival_models(fam, params, level, nrefs, nsegs):
+                part = (replace(TextVariant(), **{fld: value}), ScoreVariant()) if stage == "text" else \
+                    (TextVariant(), replace(ScoreVariant(), **{fld: value}))
+                alt = merge(rest, part)
+                if alt is not None and alt != merged:
+                    out.append((rid, alt))
+        return out + list(ENDS)
+
+    # ------------------------------------------------------------------ the verdict
+    def judge(self, adapter, level: str, params, cand, fitted, accepted: dict) -> Optional[Verdict]:
+        """The candidate's verdict with ``accepted`` (families -> variant) as what is fitted
+        already; None when it is refused (an ambiguity is recorded on ``fitted``)."""
+        key = (repr(adapter.claims), params, level, tuple(cand.families), cand.variant, tuple(sorted(accepted)),
+               tuple(accepted.values()))
+        if key not in self._verdicts:
+            self._verdicts[key] = self._judge(adapter, level, params, cand, fitted, accepted)
+        return self._verdicts[key]
+
+    def _judge(self, adapter, level, params, cand, fitted, accepted):
+        scale = adapter.claims.scale
+        nrefs = 3 if adapter.supports.multi_reference else 1
+        nsegs = 3 if level == "corpus" else 1
+        takes = adapter.supports.takes
+        pools = {f: [s for s in trigger_pool(f, params, level, nrefs) if all(takes(len(rs)) for _, rs in s)]
+                 for f in cand.families}
+        alternatives = fitted.explanations(params, level, nrefs, nsegs, accepted)
+        variants = [cand.variant]
+        if cand.variant[1].rounding is not None:  # the decimals seen on one input may be too few
+            variants += [(cand.variant[0], replace(cand.variant[1], rounding=k)) for k in (*range(0, 9), -1)
+                         if k != cand.variant[1].rounding]
+        residuals = [()] + [(v,) for v in accepted.values()]
+        if len(accepted) > 1:
+            residuals.append(tuple(accepted.values()))
+        for variant in variants:
+            for extra in residuals:
+                merged = merge_all(extra, variant)
+                if merged is None:
+                    continue
+                verdict = self._try(adapter, level, params, cand, fitted, variant, extra, merged, alternatives, pools,
+                                    nrefs, nsegs, scale)
+                if verdict is not None:
+                    return verdict
+        return None
+
+    def _scored(self, adapter, level, inputs) -> list:
+        return [(s, a) for s, a in zip(inputs, self.oracle.scores(adapter, level, inputs)) if a is not None]
+
+    def _try(self, adapter, level, params, cand, fitted, variant, extra, merged, alternatives, pools, nrefs, nsegs,
+             scale) -> Optional[Verdict]:
+        wide = self.distinguishing(cand.families, merged, alternatives, pools, params, level, scale, 2 * PER_FAMILY)
+        valid: list = []
+        for fam in cand.families:  # the first PER_FAMILY, the next ones for inputs that gave no number
+            got = self._scored(adapter, level, wide[fam][:PER_FAMILY])
+            if len(got) < MIN_PER_FAMILY:
+                got += self._scored(adapter, level, wide[fam][PER_FAMILY:])[:PER_FAMILY - len(got)]
+            if len(got) < MIN_PER_FAMILY:
+                return None
+            valid += got
+        if len(valid) < MIN_PREDICTED:
+            return None
+        if not all(self._agrees(s, params, level, merged, a, scale) for s, a in valid):
+            return None
+        if not self._all_needed(variant, extra, valid, params, level, scale):
+            return None
+        if "float32-arithmetic" in cand.families and sum(
+                differs(a, self.output(s, params, level, CLAIMED, scale), self.tolerance) for s, a in valid) < MIN_RIVAL:
+            return None  # within float32 error of the definition, and never off it: no evidence
+        told = []
+        for name, alt in self.rivals(cand.families, merged, params, level, nrefs, nsegs):
+            sep = self.separating(merged, alt, pools, params, level, scale)
+            got = self._scored(adapter, level, sep[:MIN_RIVAL + 2])
+            if len(got) < MIN_RIVAL:
+                fitted.ambiguous(f"one of {' + '.join(cand.families)} or {name}: no input of their trigger pools "
+                                 f"tells them apart")
+                return None
+            if not all(self._agrees(s, params, level, merged, a, scale) for s, a in got):
+                return None
+            if not isinstance(alt, Fraction) and name not in told:
+                told.append(name)
+        return Verdict(variant, len(valid), told)
+
+    def _all_needed(self, variant, extra, valid, params, level, scale) -> bool:
+        """No deviation of the candidate is idle: without any one of them (the accepted ones
+        still merged in) the prediction fails on some held-out input."""
+        tv, sv = variant
+        for part, cls in ((tv, TextVariant), (sv, ScoreVariant)):
+            default = cls()
+            for name in part.__dataclass_fields__:
+                if getattr(part, name) == getattr(default, name) or name in ("rounding", "float32"):
+                    continue
+                less = (replace(tv, **{name: getattr(default, name)}), sv) if part is tv else \
+                    (tv, replace(sv, **{name: getattr(default, name)}))
+                less = merge_all(extra, less)
+                if less is not None and all(self._agrees(s, params, level, less, a, scale) for s, a in valid):
+                    return False
+        return True
+
+    def targeted_inputs(self, families, params, level: str, nrefs: int, variant, fitted=None, accepted=None,
+                        per_family: int = PER_FAMILY) -> list:
+        """The distinguishing inputs a candidate naming ``families`` is judged on first (with
+        nothing, or ``accepted``, fitted): to ask in one batch before judging."""
+        from .fitted import FittedModel
+
+        fitted = fitted or FittedModel(params.definition)
+        nsegs = 3 if level == "corpus" else 1
+        alternatives = fitted.explanations(params, level, nrefs, nsegs, accepted or {})
+        merged = merge_all((accepted or {}).values(), variant) or variant
+        pools = {f: trigger_pool(f, params, level, nrefs) for f in families}
+        chosen = self.distinguishing(families, merged, alternatives, pools, params, level, 100, per_family)
+        return [s for f in families for s in chosen[f]]
