@@ -66,7 +66,7 @@ def scan(u) -> list[str]:
     candidates = _candidates(u)
     batch = []  # every candidate's first inputs asked in one batch (the judging reads them back)
     for fam, part in candidates:
-        batch += classifier.judge.targeted_inputs([fam], u.params, u.level, u.nrefs, part, model, model.accepted)
+        batch += classifier.judge.first_inputs([fam], u.params, u.level, u.nrefs, part, model.accepted)
     u.tick()
     classifier.scores(u.adapter, u.level, [s for s in batch if u.takes(s)])
     added: list[str] = []

@@ -140,8 +140,8 @@ class Classifier:
                 refuted = self.judge.judge(adapter, level, params, cand, fitted, fitted.others([fam])) is None
                 if not refuted and samples:
                     rest = without(fam, model)
-                    refuted = any(self.judge.agrees(s, params, level, rest, v, scale) and
-                                  not self.judge.agrees(s, params, level, model, v, scale) for s, v in samples)
+                    refuted = any(not self.judge.agrees(s, params, level, model, v, scale) and
+                                  self.judge.agrees(s, params, level, rest, v, scale) for s, v in samples)
                 if refuted:
                     fitted.drop(fam)
                     dropped.append(fam)

@@ -36,7 +36,8 @@ from typing import Optional
 from . import deviations
 from .deviations.triggers import pool as trigger_pool
 from .fitted import CLAIMED, merge, merge_all
-from .models import agrees, output, predict
+from .models import agrees, output, variant_score
+from .text_model import text_stats
 from .reduce import without
 from .variants import ScoreVariant, TextVariant
 
@@ -75,15 +76,20 @@ class Judge:
         self.tolerance = tolerance
         self.oracle = oracle
         self._out: dict = {}
+        self._stats: dict = {}
         self._verdicts: dict = {}
 
     # ------------------------------------------------------------------ predictions
     def exact(self, segs, params, level: str, variant) -> Optional[Fraction]:
         """A model's exact score of ``segs`` (None: it cannot read it), remembered."""
-        key = (repr(segs), params, level, variant)
+        text = repr(segs)
+        key = (text, params, level, variant)
         if key not in self._out:
             try:
-                self._out[key] = predict(segs, params, level, variant)
+                skey = (text, params, variant[0])
+                if skey not in self._stats:
+                    self._stats[skey] = text_stats(segs, params, variant[0])
+                self._out[key] = variant_score(self._stats[skey], params, variant[1], level)
             except Exception:  # noqa: BLE001 - a model that cannot read this input
                 self._out[key] = None
         return self._out[key]
@@ -191,8 +197,30 @@ class Judge:
     def _scored(self, adapter, level, inputs) -> list:
         return [(s, a) for s, a in zip(inputs, self.oracle.scores(adapter, level, inputs)) if a is not None]
 
+    def changed(self, families, merged, pools, params, level: str, scale: int, per_family: int) -> list:
+        """The first ``per_family`` inputs of each family's pool on which ``merged`` changes the
+        definition's score: where the candidate's model is tested at all."""
+        out = []
+        for fam in families:
+            kept = 0
+            for segs in pools[fam]:
+                if kept == per_family:
+                    break
+                if fam == "float32-arithmetic" or differs(self.output(segs, params, level, merged, scale),
+                                                          self.output(segs, params, level, CLAIMED, scale),
+                                                          self.tolerance):
+                    out.append(segs)
+                    kept += 1
+        return out
+
     def _try(self, adapter, level, params, cand, fitted, variant, extra, merged, alternatives, pools, nrefs, nsegs,
              scale) -> Optional[Verdict]:
+        # No input where the model changes the definition's score may contradict it (checked
+        # first: most candidates fall here, before any alternative is computed).
+        tested = self._scored(adapter, level, self.changed(cand.families, merged, pools, params, level, scale,
+                                                           2 * PER_FAMILY))
+        if not all(self._agrees(s, params, level, merged, a, scale) for s, a in tested):
+            return None
         wide = self.distinguishing(cand.families, merged, alternatives, pools, params, level, scale, 2 * PER_FAMILY)
         valid: list = []
         for fam in cand.families:  # the first PER_FAMILY, the next ones for inputs that gave no number
@@ -254,3 +282,10 @@ class Judge:
         pools = {f: trigger_pool(f, params, level, nrefs) for f in families}
         chosen = self.distinguishing(families, merged, alternatives, pools, params, level, 100, per_family)
         return [s for f in families for s in chosen[f]]
+
+    def first_inputs(self, families, params, level: str, nrefs: int, variant, accepted=None) -> list:
+        """The inputs a candidate's verdict asks about first (those on which its model changes
+        the definition's score): cheap to find, to ask in one batch before judging."""
+        merged = merge_all((accepted or {}).values(), variant) or variant
+        pools = {f: trigger_pool(f, params, level, nrefs) for f in families}
+        return self.changed(families, merged, pools, params, level, 100, 2 * PER_FAMILY)

@@ -109,12 +109,13 @@ def _profile(text: str, params: ChrfParams, tv: TextVariant):
 
 
 def bound_profile_cache(limit: int) -> bool:
-    """Empty the n-gram profile cache when it holds more than ``limit`` entries (a long
+    """Empty the n-gram profile caches when they hold more than ``limit`` entries (a long
     computation over a real corpus, e.g. the impact study, keeps memory bounded between
-    systems this way); True when it was emptied.  Results never depend on the cache."""
-    if _profile_cached.cache_info().currsize <= limit:
+    systems this way); True when they were emptied.  Results never depend on the caches."""
+    if _profile_cached.cache_info().currsize + _reference_profile.cache_info().currsize <= limit:
         return False
     _profile_cached.cache_clear()
+    _reference_profile.cache_clear()
     return True
 
 
@@ -148,12 +149,17 @@ def _match(hyp, ref, tv: TextVariant, lengths: tuple = (0, 0)) -> RawStats:
     return RawStats(tuple(hs), rtot, tuple(ms), hall, tuple(htot), *lengths)
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _reference_profile(text: str, params: ChrfParams) -> TextProfile:
+    return TextProfile(text, params)
+
+
 def _reference_stats(hyp: str, refs: Sequence[str], params: ChrfParams) -> list[RawStats]:
     """The reference's own statistics (no text deviation), one per reference."""
-    hp = TextProfile(hyp, params)
+    hp = _reference_profile(hyp, params)
     total = sum(hp.totals)
     return [RawStats(s.hyp, s.ref, s.match, total, tuple(hp.totals), len(hyp), len(r))
-            for s, r in ((match_profiles(hp, TextProfile(r, params)), r) for r in refs)]
+            for s, r in ((match_profiles(hp, _reference_profile(r, params)), r) for r in refs)]
 
 
 def _refs_read(refs: Sequence[str], layout: Optional[str]) -> list[str]:

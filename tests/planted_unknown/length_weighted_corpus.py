@@ -7,7 +7,7 @@ from ._impls import LengthWeightedCorpus
 BUG = "the corpus score is the mean of sentence scores weighted by hypothesis length"
 LEVEL = "corpus"
 CLAIMS = claims()
-TRUTHFUL: set = set()
+TRUTHFUL = {"corpus-length-weighted-mean"}  # catalogued since issue 30
 
 _IMPL = LengthWeightedCorpus()
 

@@ -14,6 +14,7 @@ Each generator is ``(params, level, nrefs, rng) -> list of segment lists`` and i
 
 from __future__ import annotations
 
+import functools
 import random
 import zlib
 
@@ -269,10 +270,12 @@ def draw(family: str, generator: str, params, level: str, nrefs: int) -> list:
 MULTI_REFERENCE = {"references", "empty-references", "many-references"}
 
 
+@functools.lru_cache(maxsize=4096)
 def pool(family: str, params, level: str, nrefs: int) -> list:
     """A family's trigger inputs at ``level`` for an implementation that takes up to
     ``nrefs`` references per segment: its generator's pool (``"plain"`` for a family that
-    names none), one segment each at sentence level."""
+    names none), one segment each at sentence level.  Drawn once per process (callers read
+    it, never change it)."""
     from . import get
 
     dev = get(family)
