@@ -70,7 +70,7 @@ def needs_text(needs: str) -> str:
     def one(part: str) -> str:
         if part.startswith("punctuation:"):
             return f"the mark {ascii(part.split(':', 1)[1])}"
-        return part
+        return "an input without n-grams" if part == "no-n-grams" else part
     return " and ".join(one(p) for p in needs.split("+"))
 
 

@@ -82,7 +82,41 @@ def scan(u) -> list[str]:
                 added.append(fam)
         if len(added) == before:
             break
+    if has_unexplained(u.found):  # divergences the singles leave: two bugs may hide each other
+        added += _pairs(u, candidates, added)
     return added
+
+
+#: Families with partial support (their model gives the implementation's score on some inputs
+#: where it changes the definition's, not all) tried in pairs with every other family, at most.
+PAIRED = 3
+
+
+def _pairs(u, candidates, added) -> list[str]:
+    """Two bugs that each spoil the other's every input: the families the single scan found
+    partially supported (``Judge.support``), each judged together with every other family
+    (one round: a pair accepted, the singles are judged again on top of it)."""
+    classifier, model = u.checker.classifier, u.model
+    support = classifier.judge.support
+    partial = sorted(((agree, fam, part) for fam, part in candidates
+                      for agree, asked in [support.get((fam,), (0, 0))]
+                      if 3 <= agree < asked and fam not in model.families() and fam not in model.dropped),
+                     key=lambda t: (-t[0], t[1]))[:PAIRED]
+    from ..diagnose.fitted import merge
+
+    for _, fam, part in partial:
+        for other, other_part in candidates:
+            if other == fam or other in model.families() or other in model.dropped:
+                continue
+            both = merge(part, other_part)
+            if both is None:
+                continue
+            cand = Explanation([fam, other], None, variant=both)
+            u.tick()
+            if classifier.confirm(u.adapter, u.level, u.params, cand):
+                classifier.accept(u.params.definition, cand.families, cand.variant)
+                return [fam, other] + [f for f in scan(u) if f not in (fam, other)]
+    return []
 
 
 def probe_claims(u) -> None:
@@ -95,7 +129,7 @@ def probe_claims(u) -> None:
                                  u.checker.tolerance, u.model.variant())
     for ig in ignored:
         u.checker.ignored[ig.name] = ig.claimed
-        u.model.evidence[(u.level, (ig.family,))] = ig.evidence
+        u.model.cite(u.level, (ig.family,), ig.evidence, replace=True)
         for segs in ig.inputs[:2]:
             u.tick()
             obs = u.checker.check(u.level, inputs_of(u.level, segs), {ig.name: ig.probed}, repeat=False)
@@ -190,8 +224,8 @@ def fit_relations(u) -> list:
     exclude = frozenset(model.families()) | model.dropped
     named = relational.fit_identities(scorer, params, level, model.variant(), u.nrefs, u.checker.tolerance, exclude)
     for fit in named:
-        u.checker.classifier.accept(params.definition, [fit.family], part_of(fit.stage, fit.field, fit.value))
-        model.evidence[(level, (fit.family,))] = IDENTITY_EVIDENCE + fit.evidence
+        u.checker.classifier.accept(params.definition, [fit.family], part_of(fit.stage, fit.field, fit.value),
+                                    level=level, evidence=IDENTITY_EVIDENCE + fit.evidence)
         u.tick()
         segs = fit.example
         if fit.holds is not None:

@@ -200,7 +200,7 @@ class UnitAudit:
         if fitting.has_unexplained(self.found):
             self.phase = f"{level} (relations)"
             if fitting.fit_relations(self):
-                self.checker.classifier.failures.pop(level, None)
+                self.checker.classifier.retry(level)
                 fitting.scan(self)  # a new model: the deviations that needed it can be fitted now
         dropped = fitting.prune(self) + fitting.settle(self)
         self.found = explain_again(self.found, lambda o: self.checker.check(o.level, o.inputs, o.changes, repeat=False),

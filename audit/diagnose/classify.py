@@ -106,15 +106,23 @@ class Classifier:
             return False
         cand.variant, cand.predicted, cand.targeted = verdict.variant, verdict.predicted, verdict.predicted
         cand.detail = "; ".join(x for x in (cand.detail, verdict.evidence) if x)
-        fitted.evidence.setdefault((level, tuple(cand.families)), verdict.evidence)
+        fitted.cite(level, cand.families, verdict.evidence)
         return True
 
-    def accept(self, definition: str, families, variant) -> None:
-        """Add an explanation to the model of ``definition``.  A new model deserves new
-        attempts: the count of failed explanations starts again."""
+    def accept(self, definition: str, families, variant, level: Optional[str] = None,
+               evidence: Optional[str] = None) -> None:
+        """Add an explanation to the model of ``definition`` (with why, at ``level``, when it
+        was earned otherwise than by the judge).  A new model deserves new attempts: the count
+        of failed explanations starts again."""
         self.fitted(definition).accept(families, variant)
+        if evidence is not None and level is not None:
+            self.fitted(definition).cite(level, families, evidence, replace=True)
         for level in list(self.failures):
             self.failures[level] = 0
+
+    def retry(self, level: str) -> None:
+        """Try the exhaustive search again at ``level`` (the model changed otherwise)."""
+        self.failures.pop(level, None)
 
     def settle(self, adapter, level: str, params, protected=frozenset(), samples=()) -> list[str]:
         """Judge every accepted family again, alone, with the others accepted as what is fitted
@@ -164,8 +172,8 @@ class Classifier:
         valid = [(s, a) for s, a in zip(inputs, self.oracle.scores(adapter, level, inputs)) if a is not None]
         alive = [c for c in accepted
                  if all(agrees(predict(s, params, level, c.variant), c.variant[1], a, scale, tol) for s, a in valid)]
-        if len(alive) > 1:
-            fitted.ambiguous("one of " + ", ".join(" + ".join(c.families) for c in alive) +
+        if len({tuple(sorted(c.families)) for c in alive}) > 1:  # (two models of one family: one name)
+            fitted.ambiguous("one of " + ", ".join(dict.fromkeys(" + ".join(c.families) for c in alive)) +
                              ": each predicts every distinguishing input of the others")
             return []
         return alive or accepted[:1]

@@ -181,9 +181,11 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
 
 
 def _unique(exps: list[Explanation]) -> list[Explanation]:
+    """One explanation per model (two models of one family -- a reference string read as its
+    first character or as its characters -- are two candidates: the judge tells them apart)."""
     seen, out = set(), []
     for e in exps:
-        k = tuple(e.families)
+        k = (tuple(e.families), e.variant)
         if k not in seen:
             seen.add(k)
             out.append(e)

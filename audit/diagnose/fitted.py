@@ -167,6 +167,13 @@ class FittedModel:
     def accept(self, families, variant, level: Optional[str] = None, evidence: Optional[str] = None) -> None:
         self.accepted.setdefault(tuple(families), variant)
         if evidence is not None and level is not None:
+            self.cite(level, families, evidence)
+
+    def cite(self, level: str, families, evidence: str, replace: bool = False) -> None:
+        """Why ``families`` are named at ``level`` (kept unless ``replace``)."""
+        if replace:
+            self.evidence[(level, tuple(families))] = evidence
+        else:
             self.evidence.setdefault((level, tuple(families)), evidence)
 
     def drop(self, family: str) -> None:

@@ -78,6 +78,9 @@ class Judge:
         self._out: dict = {}
         self._stats: dict = {}
         self._verdicts: dict = {}
+        #: families -> (inputs agreeing, inputs asked) where their model changes the
+        #: definition's score: partial support marks a family another bug may hide
+        self.support: dict = {}
 
     # ------------------------------------------------------------------ predictions
     def exact(self, segs, params, level: str, variant) -> Optional[Fraction]:
@@ -219,7 +222,10 @@ class Judge:
         # first: most candidates fall here, before any alternative is computed).
         tested = self._scored(adapter, level, self.changed(cand.families, merged, pools, params, level, scale,
                                                            2 * PER_FAMILY))
-        if not all(self._agrees(s, params, level, merged, a, scale) for s, a in tested):
+        agreeing = sum(self._agrees(s, params, level, merged, a, scale) for s, a in tested)
+        key = tuple(cand.families)
+        self.support[key] = max(self.support.get(key, (0, 0)), (agreeing, len(tested)))
+        if agreeing < len(tested):
             return None
         wide = self.distinguishing(cand.families, merged, alternatives, pools, params, level, scale, 2 * PER_FAMILY)
         valid: list = []

@@ -102,23 +102,27 @@ def _f(p: Fraction, r: Fraction, params: ChrfParams, v: ScoreVariant) -> Fractio
 
 def _empty_order_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant) -> Fraction:
     """Every requested order counts, and an order without n-grams scores 1: where neither
-    side has one ("both"), or on the side that has none ("side")."""
+    side has one ("both"), or on the side that has none ("side").  Integer arithmetic, one
+    Fraction at the end (as ``generic_score``)."""
     own = getattr(s, "hyp_orders", ()) or s.hyp
-    ps, rs = [], []
+    d = len(s.hyp)
+    if not d:
+        return Fraction(0)
+    terms = []  # per order (pn, pd, rn, rd)
     for h, r, m, h_own in zip(s.hyp, s.ref, s.match, own):
         if v.empty_order == "both":
-            p, rr = (Fraction(1), Fraction(1)) if not h_own and not r else \
-                (Fraction(m, h), Fraction(m, r)) if h and r else (Fraction(0), Fraction(0))
+            terms.append((1, 1, 1, 1) if not h_own and not r else (m, h, m, r) if h and r else (0, 1, 0, 1))
         else:
-            p = Fraction(1) if not h_own else Fraction(m, h_own)
-            rr = Fraction(1) if not r else Fraction(m, r)
-        ps.append(p)
-        rs.append(rr)
-    if not ps:
-        return Fraction(0)
+            terms.append((1, 1, m, r) if not h_own and r else (m, h_own, 1, 1) if h_own and not r else
+                         (1, 1, 1, 1) if not h_own else (m, h_own, m, r))
     if (v.average or ("pr" if params.definition == "sacrebleu" else "f")) == "f":
-        return 100 * sum(_f(p, r, params, v) for p, r in zip(ps, rs)) / len(ps)
-    return 100 * _f(sum(ps) / len(ps), sum(rs) / len(rs), params, v)
+        return 100 * sum((_f(Fraction(pn, pd), Fraction(rn, rd), params, v) for pn, pd, rn, rd in terms),
+                         Fraction(0)) / d
+    pn, pd, rn, rd = 0, 1, 0, 1
+    for a, b, c, e in terms:
+        pn, pd = pn * b + a * pd, pd * b
+        rn, rd = rn * e + c * rd, rd * e
+    return 100 * _f(Fraction(pn, pd * d), Fraction(rn, rd * d), params, v)
 
 
 def _char_word_mean(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str) -> Fraction:
