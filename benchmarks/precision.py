@@ -15,12 +15,15 @@ engine audit the same material), and prints per set:
 * fit lines without a scope; run time (wall) and CPU time (the audit's process and its
   workers).
 
-``--json FILE`` keeps the raw results; ``--compare FILE`` prints them beside another run's
-(e.g. main's): ``python benchmarks/precision.py --engine /tmp/main --json main.json`` then
-``python benchmarks/precision.py --json branch.json --compare main.json``.
+``--engines old=DIR,new=DIR`` audits every module by both engines, alternated (each module by
+one, then the other, so both see the same load), and prints them side by side (``DIR`` a tree
+holding ``audit/`` and ``reference_impl/``, e.g. ``git archive b964185 audit reference_impl``
+unpacked); ``--json FILE`` keeps the raw results; ``--compare FILE`` prints a run beside an
+earlier one's.
 
-Usage: python benchmarks/precision.py [--engine DIR] [--sets unknown,catalogued,multi,multibug,adversarial]
-                                      [--max-examples N] [--jobs 2] [--only NAME ...]
+Usage: python benchmarks/precision.py [--engine DIR | --engines old=DIR,new=DIR]
+                                      [--sets unknown,catalogued,multi,multibug,adversarial]
+                                      [--max-examples N] [--jobs 2] [--only NAME ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -211,7 +214,8 @@ def report(judged: list[dict], other: dict | None = None) -> None:
                     f"cpu {j['cpu']:6.1f}s")
             o = (other or {}).get((set_name, j["name"]))
             if o is not None:
-                line += f"  | old: named {len(o['named'])} wrong {len(o['wrong'])} rows {o['rows']} {o['seconds']:6.1f}s"
+                line += (f"  | old: named {len(o['named'])} wrong {len(o['wrong'])} rows {o['rows']} {o['seconds']:6.1f}s "
+                         f"cpu {o['cpu']:6.1f}s")
             extra = []
             if j["wrong"]:
                 extra.append(f"WRONG {j['wrong']}")
@@ -243,6 +247,8 @@ def _totals(rows: list[dict], label: str) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", type=Path, default=ROOT, help="a tree holding audit/ and reference_impl/")
+    ap.add_argument("--engines", help="label=tree,label=tree: audit each module by each engine, alternated "
+                                      "(the same load for both), and print them side by side")
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--max-examples", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
@@ -250,16 +256,25 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the raw results here")
     ap.add_argument("--compare", type=Path, help="a --json file of another run, printed beside")
     args = ap.parse_args()
+    engines = dict(e.split("=", 1) for e in args.engines.split(",")) if args.engines else {"this": str(args.engine)}
     jobs = [j for j in _jobs(args.sets.split(",")) if not args.only or j[2] in args.only]
+    runs = [(label, j) for j in jobs for label in engines]  # alternated: each module by each engine in turn
     with ThreadPoolExecutor(args.jobs) as pool:  # each audit is its own process
-        raw = list(pool.map(lambda j: _run(args.engine.resolve(), j[1], j[2], args.max_examples), jobs))
-    results = [{"set": s, "package": p, "name": m, **r} for (s, p, m), r in zip(jobs, raw)]
+        raw = list(pool.map(lambda r: _run(Path(engines[r[0]]).resolve(), r[1][1], r[1][2], args.max_examples), runs))
+    by_engine: dict = {label: [] for label in engines}
+    for (label, (s_, p_, m_)), r in zip(runs, raw):
+        by_engine[label].append({"set": s_, "package": p_, "name": m_, **r})
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1))
-    judged = [judge(r["set"], r["package"], r["name"], r) for r in results]
+        args.json.write_text(json.dumps(by_engine if args.engines else by_engine["this"], indent=1))
+    labels = list(engines)
+    judged = [judge(r["set"], r["package"], r["name"], r) for r in by_engine[labels[-1]]]
     other = None
-    if args.compare:
+    if len(labels) > 1:
+        other = {(r["set"], r["name"]): judge(r["set"], r["package"], r["name"], r) for r in by_engine[labels[0]]}
+        print(f"{labels[-1]} (each line), beside {labels[0]} (| old: ..., and 'other' totals)")
+    elif args.compare:
         prev = json.loads(args.compare.read_text())
+        prev = prev[next(iter(prev))] if isinstance(prev, dict) else prev
         other = {(r["set"], r["name"]): judge(r["set"], r["package"], r["name"], r) for r in prev}
     report(judged, other)
 

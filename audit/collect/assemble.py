@@ -176,14 +176,15 @@ def fold_replayed(found: dict, repros: dict, obs, family: str, detail: str) -> t
 
 
 def explain_again(found: dict, recheck, dropped=frozenset()) -> dict:
-    """Unexplained keys whose examples the explanations accepted *later* in the unit now
-    explain (an input met before the implementation's other deviations were confirmed) or
-    group otherwise (their signature is taken against the model fitted now), and keys naming
+    """Unexplained (and out-of-range) keys whose examples the explanations accepted *later* in
+    the unit now explain (an input met before the implementation's other deviations were
+    confirmed) or group otherwise (their signature is taken against the model fitted now),
+    and keys naming
     a deviation the model has ``dropped`` (``audit.collect.fitting.prune``, ``settle``): each
     joins the key its smallest example gets now (nothing is left out).  ``recheck(obs)``
     re-classifies one input."""
     found = dict(found)
-    for key in [k for k in found if k[0] == "unexplained" or set(k) & set(dropped)]:
+    for key in [k for k in found if k[0] in ("unexplained", "out-of-range") or set(k) & set(dropped)]:
         c = found.get(key)
         if c is None or c.minimal is None and c.largest is None:
             continue

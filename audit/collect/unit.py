@@ -203,6 +203,7 @@ class UnitAudit:
                 self.checker.classifier.retry(level)
                 fitting.scan(self)  # a new model: the deviations that needed it can be fitted now
         dropped = fitting.prune(self) + fitting.settle(self)
+        self.checker.classifier.retry(level)  # each key's own examples get an exhaustive search again
         self.found = explain_again(self.found, lambda o: self.checker.check(o.level, o.inputs, o.changes, repeat=False),
                                    dropped)
 

@@ -36,6 +36,9 @@ __all__ = ["Classifier", "score_many", "score_segments", "MIN_PREDICTED", "PER_F
 #: Counts, not a clock.
 EXHAUSTIVE_FAILURES = 8
 FAILURE_RATIO = 2
+#: Candidates of one size beyond which an input is not judged at all: when that many deviation
+#: sets reproduce its score, it is no evidence for any of them (others will be).
+MAX_CANDIDATES = 40
 
 
 class Classifier:
@@ -82,6 +85,8 @@ class Classifier:
         for how in searches:
             for candidates in explain(segments, params, level, actual, self.tolerance, scale, **how):
                 candidates = [c for c in candidates if not set(c.families) & fitted.dropped]
+                if len(candidates) > MAX_CANDIDATES:
+                    break  # so many stories fit this input (a score of 0, say) that it tells none apart
                 accepted = [c for c in candidates if self.confirm(adapter, level, params, c)]
                 if len(accepted) > 1:
                     accepted = self._cross_check(adapter, level, params, accepted, fitted)

@@ -103,6 +103,11 @@ def _relevant_score_alternatives(raw: list[list[SegmentStats]], alts, params: Ch
     return keep
 
 
+#: Text fields that change which texts are compared (references read otherwise, segments
+#: dropped, texts cut): another deviation may matter only on top of one of them.
+_LAYOUT_FIELDS = ("refs_layout", "corpus_layout", "truncate")
+
+
 def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: str, actual: float,
             tolerance: float, scale: int = 100, max_size: int = 3, base: Optional[tuple] = None):
     """Yield, by increasing size, the lists of deviation sets whose model gives ``actual`` on
@@ -129,9 +134,15 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
     longest = max(len(t) for h, rs in segments for t in (h, *rs))
     # Only text deviations that change the statistics of this very input can matter (a text
     # cut after more characters than any text holds changes nothing).
-    text_alts = [(f, v) for f, v in deviations.alternatives("text", params, level, nrefs, nsegs)
-                 if unset(base_tv, f) and not (f == "truncate" and v[1] >= longest)
-                 and stats(replace(base_tv, **{f: v})) != base_stats]
+    candidates = [(f, v) for f, v in deviations.alternatives("text", params, level, nrefs, nsegs)
+                  if unset(base_tv, f) and not (f == "truncate" and v[1] >= longest)]
+    text_alts = [(f, v) for f, v in candidates if stats(replace(base_tv, **{f: v})) != base_stats]
+    # ... or on top of a deviation that changes which texts are compared (a reference string
+    # read as its characters makes clipping matter on "aa" against "aa")
+    for lf, lv in [(f, v) for f, v in text_alts if f in _LAYOUT_FIELDS]:
+        read = stats(replace(base_tv, **{lf: lv}))
+        text_alts += [(f, v) for f, v in candidates if f not in _LAYOUT_FIELDS and (f, v) not in text_alts
+                      and stats(replace(base_tv, **{lf: lv, f: v})) != read]
     score_alts = [(f, v) for f, v in deviations.alternatives("score", params, level, nrefs, nsegs) if unset(base_sv, f)]
     relevant_cache: dict = {}
     base_output = base_sv.rounding is not None or base_sv.float32

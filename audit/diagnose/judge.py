@@ -216,16 +216,35 @@ class Judge:
                     kept += 1
         return out
 
+    #: Inputs asked first, then the rest of the 2 * PER_FAMILY per family: a wrong model is
+    #: usually contradicted at once, before the others are predicted.
+    FIRST_ASKED = 3
+
+    def _consistent(self, adapter, level, params, cand, merged, pools, scale) -> bool:
+        """No input where the model changes the definition's score (the first 2 * PER_FAMILY
+        of each family's pool) contradicts it; records how many agree (``support``)."""
+        first = self.changed(cand.families, merged, pools, params, level, scale, self.FIRST_ASKED)
+        seen = {id(s) for s in first}
+        rest = [s for s in self.changed(cand.families, merged, pools, params, level, scale, 2 * PER_FAMILY)
+                if id(s) not in seen]
+        agreeing = total = 0
+        ok = True
+        for batch in (first, rest):
+            tested = self._scored(adapter, level, batch)
+            agree = sum(self._agrees(s, params, level, merged, a, scale) for s, a in tested)
+            agreeing, total = agreeing + agree, total + len(tested)
+            if agree < len(tested):
+                ok = False
+                break
+        key = tuple(cand.families)
+        self.support[key] = max(self.support.get(key, (0, 0)), (agreeing, total))
+        return ok
+
     def _try(self, adapter, level, params, cand, fitted, variant, extra, merged, alternatives, pools, nrefs, nsegs,
              scale) -> Optional[Verdict]:
         # No input where the model changes the definition's score may contradict it (checked
         # first: most candidates fall here, before any alternative is computed).
-        tested = self._scored(adapter, level, self.changed(cand.families, merged, pools, params, level, scale,
-                                                           2 * PER_FAMILY))
-        agreeing = sum(self._agrees(s, params, level, merged, a, scale) for s, a in tested)
-        key = tuple(cand.families)
-        self.support[key] = max(self.support.get(key, (0, 0)), (agreeing, len(tested)))
-        if agreeing < len(tested):
+        if not self._consistent(adapter, level, params, cand, merged, pools, scale):
             return None
         wide = self.distinguishing(cand.families, merged, alternatives, pools, params, level, scale, 2 * PER_FAMILY)
         valid: list = []
