@@ -121,10 +121,15 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
     base_tv, base_sv = base if base is not None else (TextVariant(), ScoreVariant())
     nrefs, nsegs = len(segments[0][1]), len(segments)
     stats_cache: dict = {}
+    #: statistics -> one canonical copy: text variants that read this input alike share their
+    #: scores (``scored``) and their relevant score deviations (``relevant``)
+    canonical: dict = {}
 
     def stats(tv: TextVariant):
         if tv not in stats_cache:
-            stats_cache[tv] = text_stats(segments, params, tv)
+            raw = text_stats(segments, params, tv)
+            key = tuple(map(tuple, raw))
+            stats_cache[tv] = canonical.setdefault(key, raw)
         return stats_cache[tv]
 
     def unset(part, fld) -> bool:
@@ -148,9 +153,19 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
     base_output = base_sv.rounding is not None or base_sv.float32
 
     def relevant(tv: TextVariant):
-        if tv not in relevant_cache:
-            relevant_cache[tv] = _relevant_score_alternatives(stats(tv), score_alts, params)
-        return relevant_cache[tv]
+        raw = stats(tv)
+        if id(raw) not in relevant_cache:
+            relevant_cache[id(raw)] = _relevant_score_alternatives(raw, score_alts, params)
+        return relevant_cache[id(raw)]
+
+    score_cache: dict = {}
+
+    def scored(tv: TextVariant, sv: ScoreVariant) -> Fraction:
+        raw = stats(tv)
+        key = (id(raw), sv)
+        if key not in score_cache:
+            score_cache[key] = variant_score(raw, params, sv, level)
+        return score_cache[key]
 
     pending: list[Explanation] = []  # output-deviation explanations of the previous size
     for size in range(0 if base is None else 1, max_size + 1):
@@ -167,7 +182,7 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
                     if len(set(sfields)) != len(sfields):
                         continue
                     sv = replace(base_sv, **dict(scombo))
-                    value = variant_score(stats(tv), params, sv, level)
+                    value = scored(tv, sv)
                     added = (TextVariant(**dict(tcombo)), ScoreVariant(**dict(scombo))) if base is not None else (tv, sv)
                     if (agrees(value, sv, actual, scale, tolerance) if base_output
                             else abs(float(value) - actual) <= tolerance):

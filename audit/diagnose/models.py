@@ -18,6 +18,7 @@ also holds the generic path, with every field set to what the definition says, e
 
 from __future__ import annotations
 
+import functools
 import struct
 from fractions import Fraction
 from typing import Sequence
@@ -140,9 +141,11 @@ def _char_word_mean(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level:
     return (side(0, split) + side(split, len(s.hyp))) / 2
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def variant_sentence_score(s: SegmentStats, params: ChrfParams, v: ScoreVariant, level: str = "sentence") -> Fraction:
     """Statistics scored under ``v``: the reference's own functions when ``v`` deviates in
-    nothing but its output."""
+    nothing but its output.  (Remembered: the search over deviation sets, the judge and the
+    fit score the same statistics under the same variant many times; a pure function.)"""
     if v.claimed_score():
         return sentence_fscore(s, params) if level == "sentence" else corpus_fscore(s, params)
     return generic_score(s, params, v, level)
@@ -165,6 +168,11 @@ def _choose(cands: list, params: ChrfParams, v: ScoreVariant):
     """The statistics a segment uses (None: the segment contributes nothing)."""
     if v.references == "first" or len(cands) == 1 and v.references != "sentinel-zero":
         return cands[0]
+    return _choose_among(tuple(cands), params, v)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _choose_among(cands: tuple, params: ChrfParams, v: ScoreVariant):
     if v.claimed_score():
         return cands[select_reference(cands, params)]
     scores = [variant_sentence_score(c, params, v) for c in cands]

@@ -116,6 +116,7 @@ def bound_profile_cache(limit: int) -> bool:
         return False
     _profile_cached.cache_clear()
     _reference_profile.cache_clear()
+    _match_cached.cache_clear()
     return True
 
 
@@ -209,8 +210,15 @@ def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[RawSt
         tv = replace(tv, refs_layout=None, corpus_layout=None, truncate=None)
         if tv == TextVariant():
             return [_reference_stats(hyp, refs, params) for hyp, refs in segments]
-    out = []
-    for hyp, refs in segments:
-        hp = _profile(hyp, params, tv)
-        out.append([_match(hp, _profile(r, params, tv), tv, (len(hyp), len(r))) for r in refs])
-    return out
+    key = (params, tv.ws, tv.case, tv.units, tv.format_deleted, tv.orders, tv.words, tv.clip, tv.hyp_where_no_ref)
+    return [[_match_cached(hyp, r, *key) for r in refs] for hyp, refs in segments]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _match_cached(hyp: str, ref: str, params, ws, case, units, fmt, orders, words, clip, hyp_where_no_ref) -> RawStats:
+    """One (hypothesis, reference) pair's statistics under a text variant without layout
+    deviations (remembered: the search over deviation sets reads the same pair under the same
+    variant once per combination with the other stages)."""
+    tv = TextVariant(ws=ws, case=case, units=units, format_deleted=fmt, orders=orders, words=words, clip=clip,
+                     hyp_where_no_ref=hyp_where_no_ref)
+    return _match(_profile(hyp, params, tv), _profile(ref, params, tv), tv, (len(hyp), len(ref)))

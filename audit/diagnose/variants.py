@@ -109,8 +109,14 @@ class ScoreVariant:
         return out
 
     def claimed_score(self) -> bool:
-        """No score-stage deviation (output deviations aside)."""
-        return self == ScoreVariant(rounding=self.rounding, float32=self.float32)
+        """No score-stage deviation (output deviations aside).  (Asked for every score a model
+        computes: remembered on the instance, which is frozen.)"""
+        try:
+            return self.__dict__["_claimed"]
+        except KeyError:
+            claimed = self == ScoreVariant(rounding=self.rounding, float32=self.float32)
+            self.__dict__["_claimed"] = claimed
+            return claimed
 
 
 _DEFAULTS = {"text": TextVariant(), "score": ScoreVariant()}
