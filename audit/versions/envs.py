@@ -96,30 +96,43 @@ def _found_on_machine() -> list[str]:
     return [n for n in names if n]
 
 
-def interpreters(given=()) -> list[Interpreter]:
-    """The interpreters a release may be installed with, in the order they are tried; a
-    ``--python`` that is not an interpreter of Python >= 3.10 is a UsageError."""
-    out: list[Interpreter] = []
+def _given(path: str) -> Interpreter:
+    found = shutil.which(path) or (path if os.path.isfile(path) else None)
+    version = _version_of(found) if found else None
+    if version is None:
+        raise UsageError(f"--python {path}: not a Python interpreter that runs")
+    if version < MIN_PYTHON:
+        raise UsageError(f"--python {path} is Python {version[0]}.{version[1]}: the release's server "
+                         f"needs Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or later")
+    return Interpreter(found, version)
+
+
+def check_given(given=()) -> None:
+    """A ``--python`` that is not an interpreter of Python >= 3.10 is a UsageError."""
+    for path in given:
+        _given(path)
+
+
+def interpreters(given=()):
+    """The interpreters a release may be installed with, in the order they are tried (a
+    generator: the machine is searched only when the first ones do not serve)."""
     seen: set = set()
     for path in given:
-        found = shutil.which(path) or (path if os.path.isfile(path) else None)
-        version = _version_of(found) if found else None
-        if version is None:
-            raise UsageError(f"--python {path}: not a Python interpreter that runs")
-        if version < MIN_PYTHON:
-            raise UsageError(f"--python {path} is Python {version[0]}.{version[1]}: the release's server "
-                             f"needs Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or later")
-        if version not in seen:
-            seen.add(version)
-            out.append(Interpreter(found, version))
+        interp = _given(path)
+        if interp.version not in seen:
+            seen.add(interp.version)
+            yield interp
+    own = tuple(sys.version_info[:2])
+    if own >= MIN_PYTHON and own not in seen:
+        seen.add(own)
+        yield Interpreter(sys.executable, own)
     others = []
-    for path in [sys.executable] + _found_on_machine():
+    for path in _found_on_machine():
         version = _version_of(path)
         if version is not None and version >= MIN_PYTHON and version not in seen:
             seen.add(version)
             others.append(Interpreter(path, version))
-    own = others[:1] if others and others[0].path == sys.executable else []
-    return out + own + sorted(others[len(own):], key=lambda i: i.version, reverse=True)
+    yield from sorted(others, key=lambda i: i.version, reverse=True)
 
 
 def _python(venv: Path) -> Path:

@@ -62,7 +62,7 @@ def plan(req: Request) -> tuple[str, list, list, list]:
                                   overrides=req.overrides, max_refs=req.max_refs, name=req.name,
                                   accepts=req.accepts)
     parsed = releases.parse(req.spec)
-    envs.interpreters(req.pythons)  # a bad --python is an error now, not in every unit
+    envs.check_given(req.pythons)  # a bad --python is an error now, not in every unit
     chosen, missing = releases.select(parsed, available_versions(distribution, req.index))
     return distribution, specs, chosen, missing
 

@@ -67,6 +67,8 @@ def describe(spec: dict) -> dict:
 
     try:
         found = make_backend(spec["backend"]).describe()
+    except B.SpecError as e:  # a message of its own ("cannot import module ...")
+        return {"error": str(e)}
     except BaseException as e:  # noqa: BLE001 - a release that cannot be imported is an answer
         return {"error": B.exception_detail(e)}
     return {"version": found.get("version"),

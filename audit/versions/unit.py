@@ -57,17 +57,16 @@ def _environment(unit: dict, say) -> tuple[Optional[Path], Optional[dict], str]:
     """(venv, its marker, "") or (None, None, why not) after trying each interpreter."""
     index = IndexOptions(unit["index"].get("index_url"), tuple(unit["index"].get("find_links") or ()))
     reasons = []
-    tried = envs.interpreters(tuple(unit.get("pythons") or ()))
-    if not tried:
-        return None, None, f"no Python {envs.MIN_PYTHON[0]}.{envs.MIN_PYTHON[1]}+ interpreter found on this machine"
     spec = unit["targets"][0]
-    for interp in tried:
+    for interp in envs.interpreters(tuple(unit.get("pythons") or ())):
         try:
             venv, info = envs.prepare(unit["distribution"], unit["version"], interp, index,
                                       lambda py: _describe(py, spec), say=say)
             return venv, info, ""
         except envs.Unusable as exc:
             reasons.append(str(exc))
+    if not reasons:
+        return None, None, f"no Python {envs.MIN_PYTHON[0]}.{envs.MIN_PYTHON[1]}+ interpreter found on this machine"
     return None, None, reasons[0] + (f" (and with {len(reasons) - 1} more interpreters)" if len(reasons) > 1 else "")
 
 
