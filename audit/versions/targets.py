@@ -55,12 +55,12 @@ def targets(package: str, *, impl: Optional[str] = None, corpus_impl: Optional[s
                         "supports": {"sentence": True, "corpus": True, "multi_reference": a.multi_reference},
                         "accepts": sorted(a.accepts)})
         return lib.distribution, out
+    if impl is not None and ":" not in impl:
+        raise UsageError(f"--impl {impl}: with a package that is not built in, --impl is package.module:function")
     if not callable_given:
         known = ", ".join(lib.name for lib in registry.LIBRARIES)
         raise UsageError(f"{package} is not a built-in upstream ({known}): say what to call with "
                          "--impl package.module:function (and/or --corpus-impl)")
-    if impl is not None and ":" not in impl:
-        raise UsageError(f"--impl {impl}: with a package that is not built in, --impl is package.module:function")
     for spec, flag in ((impl, "--impl"), (corpus_impl, "--corpus-impl")):
         if spec is not None:
             try:
