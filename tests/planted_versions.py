@@ -43,7 +43,7 @@ def _grams(text, n):
     return Counter(text[i:i + n] for i in range(len(text) - n + 1))
 
 
-def sentence(hypothesis, references):
+def sentence(hypothesis, references, beta=BETA):
     reference = references[0]
     precisions, recalls = [], []
     for n in range(1, ORDER + 1):
@@ -59,7 +59,7 @@ def sentence(hypothesis, references):
     p, r = sum(precisions) / divisor, sum(recalls) / divisor
     if p + r == 0:
         return 0.0
-    return 100 * (1 + BETA ** 2) * p * r / (BETA ** 2 * p + r)
+    return 100 * (1 + beta ** 2) * p * r / (beta ** 2 * p + r)
 '''
 CORRECT = "    divisor = len(precisions)  # the effective orders"
 BUGGY = "    divisor = ORDER"

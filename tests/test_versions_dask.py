@@ -169,3 +169,22 @@ def test_a_release_that_cannot_be_imported_and_one_not_on_the_index_are_skipped_
                                        "planted: release 0.9 cannot be imported"), got
     assert "\n" not in got[P.BROKEN][1] and doc["families"] == {}
     assert f"skipped {P.BROKEN}: cannot import it" in proc.stdout
+
+
+def test_a_unit_leaves_no_process_behind(local_run, tmp_path_factory, monkeypatch):
+    """A Dask worker runs unit after unit: each unit's protocol servers end with it, also those
+    the audit's re-configured variants of the adapter still shared (seen: one nltk server per
+    release left running in each worker until the end of the run)."""
+    from audit.processes import owner
+    from audit.versions.targets import targets
+    from audit.versions.unit import run_unit
+
+    _, done, _ = local_run
+    monkeypatch.setenv("CHRF_AUDIT_CACHE", str(P.shared_cache(tmp_path_factory)))
+    dist, specs = targets(P.DIST, impl=P.IMPL, max_refs=1, accepts="beta")  # the audit varies beta: variants
+    before = {p.pid for p in owner.live()}
+    result = run_unit({"distribution": dist, "targets": specs, "version": "1.1", "seed": 0, "max_examples": 10,
+                       "tolerance": 1e-9, "timeout": 5.0, "cases": None, "hypothesis_profile": None, "pythons": [],
+                       "index": {"index_url": done["url"], "find_links": []}})
+    assert result["status"] == "audited" and result["families"] == [P.FAMILY]
+    assert [p.args for p in owner.live() if p.pid not in before] == []

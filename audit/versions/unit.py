@@ -120,3 +120,6 @@ def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
     finally:
         for a in adapters:
             a.close()
+            # the audit's re-configured variants still share the server: it ends with the unit
+            # (a Dask worker runs unit after unit)
+            a.process.kill()
