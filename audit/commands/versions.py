@@ -100,11 +100,14 @@ def print_table(doc: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    needed = max([len("family")] + [len(f) for f in doc["families"]]) + 34 + sum(
+        len(r["version"]) + 3 for r in doc["releases"])
+    width = Console().width
+    console = Console(highlight=False, width=max(width, needed))  # every release a column of its own
     table = Table(title=f"{doc['package']}: chrF families by release", show_lines=False)
     table.add_column("family", no_wrap=True)
     for r in doc["releases"]:
-        table.add_column(r["version"], justify="center")
+        table.add_column(r["version"], justify="center", no_wrap=True, min_width=len(r["version"]))
     table.add_column("introduced", no_wrap=True)
     table.add_column("fixed", no_wrap=True)
     for fam in sorted(doc["families"]):

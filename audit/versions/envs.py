@@ -59,6 +59,13 @@ def envs_dir() -> Path:
     return cache_root() / "versions" / "envs"
 
 
+def empty_dir() -> Path:
+    """An empty directory the releases' servers run in."""
+    path = cache_root() / "versions" / "cwd"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def canonical(package: str) -> str:
     return re.sub(r"[-_.]+", "-", package).lower()
 

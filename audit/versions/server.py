@@ -101,6 +101,8 @@ def serve(spec: dict, proto_in, send) -> None:
 def main(argv=None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     spec = json.loads(argv[-1])
+    if spec.get("cwd"):
+        os.chdir(spec["cwd"])
     proto_in = os.fdopen(os.dup(0), "rb")
     proto_out = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDONLY)

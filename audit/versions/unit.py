@@ -16,6 +16,7 @@ line saying why; so is one whose audit cannot start or fails for a reason of its
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Callable, Optional
@@ -38,7 +39,7 @@ def server_command(python: Path, spec: dict, describe: bool = False) -> list[str
 def _describe(python: Path, spec: dict) -> dict:
     """Import the release in its environment (the first implementation's backend): its
     description, or Unusable with the import error."""
-    r = envs.run(server_command(python, spec, describe=True), timeout=600, cwd=str(python.parent.parent))
+    r = envs.run(server_command(python, spec, describe=True), timeout=600, cwd=spec["cwd"])
     try:
         found = json.loads((r.stdout or "").strip().splitlines()[-1])
     except (ValueError, IndexError):
@@ -48,7 +49,11 @@ def _describe(python: Path, spec: dict) -> dict:
     return found
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]|\*{3,}")
+
+
 def _skipped(unit: dict, reason: str) -> dict:
+    reason = _ANSI.sub("", reason)  # an import error's colours and banners (nltk's resource errors)
     return {"version": unit["version"], "status": "skipped", "reason": one_line(reason, 400), "families": [],
             "findings": [], "python": None, "sources": {}}
 
@@ -87,6 +92,11 @@ def _sources(venv: Path, adapters) -> dict:
 
 def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
     """Install and audit one release; the result (see the module's docstring)."""
+    # the server runs in an empty directory: nothing of the caller's directory can shadow the
+    # release (a callable's module is looked up there too), and no release sees its own
+    # environment as "the current directory" (nltk 3.10.1 refuses to import then)
+    workdir = envs.empty_dir()
+    unit = dict(unit, targets=[dict(t, cwd=str(workdir)) for t in unit["targets"]])
     say(f"preparing {unit['distribution']} {unit['version']}")
     venv, info, why = _environment(unit, say)
     if venv is None:
