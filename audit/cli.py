@@ -17,7 +17,7 @@ import textwrap
 
 from .errors import UsageError
 
-COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report"]
+COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report", "versions"]
 
 
 class HelpFormatter(argparse.HelpFormatter):

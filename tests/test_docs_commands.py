@@ -56,8 +56,15 @@ TEMPLATES = {
     "chrf-audit stats --ci mylib.stats:chrf_ci --paired mylib.stats:chrf_test --accepts resamples,seed",
     "chrf-audit stats --ci mylib.stats:chrf_ci --draw numpy-choice",
     'chrf-audit stats --external "node my_stats.js"',
+    # docs/versions.md: each installs releases and audits them (minutes), tested in
+    # tests/test_versions*.py on a planted package
+    "chrf-audit versions nltk 3.10.3..3.10.4 --json out.json",
+    "chrf-audit versions sacrebleu 1.5.1,2.0.0,2.6.0 --markdown reports/versions",
+    "chrf-audit versions mypkg 1.0..2.0 --impl mypkg.chrf:sentence --beta 3 --scale 1",
+    "chrf-audit versions nltk all --bisect --scheduler tcp://scheduler-host:8786",
+    "chrf-audit run --impl LIBRARY",
 }
-NAMES = {"chrf-audit check", "chrf-audit run", "chrf-audit validate-patch", "chrf-audit stats"}
+NAMES = {"chrf-audit check", "chrf-audit run", "chrf-audit validate-patch", "chrf-audit stats", "chrf-audit versions"}
 
 
 def docs_commands() -> list[str]:
