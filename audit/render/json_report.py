@@ -20,7 +20,8 @@ from ._plain import finite, plain
 #: Major.minor: a minor bump adds fields; a major bump changes or removes one.
 #: 1.1: implementations[].run (carried over from an earlier run); 1.2: repro.claims (the
 #: parameters a largest-difference input was scored under), scope.diverging
-SCHEMA_VERSION = "1.2"
+#: 1.3: findings[].issue (the upstream issue's facts), patch.verification (what was checked)
+SCHEMA_VERSION = "1.3"
 
 #: a sweep's input diverges when its difference exceeds this (or it gave no number)
 SWEEP_TOLERANCE = 1e-9
@@ -81,6 +82,7 @@ def _finding(f, enriched, impact: Optional[dict]) -> dict:
     out["patch"] = fd.patch
     out["scope"] = _scope(fd.scope)
     out["chart"] = fd.chart
+    out["issue"] = getattr(fd, "issue", None)
     # what "expected" is: the reference's score, or (metamorphic relations) the
     # implementation's own score before the transformation, with the reference's beside
     out["expected_source"] = "implementation" if fd.reference_value else "reference"

@@ -31,6 +31,10 @@ KNOWLEDGE = Knowledge(
     parameters={"char_order": "max_len", "beta": "beta", "whitespace": "ignore_whitespace (negated)"},
     dependencies=("regex",),
     functions={"sentence": "sentence_chrf", "corpus": "corpus_chrf"},
+    # the minimal repro ("aaaaa" + U+001E against "aaaaaa") leaves 5 characters once fixed, so
+    # the divisor starts to matter; with 6 on both sides every other family is inert
+    repros={WS: (("sentence", {"hypothesis": "aaaaaa", "references": ["aaaaaa\u001e"]}),
+                 ("corpus", {"hypotheses": ["aaaaaa"], "references": [["aaaaaa\u001e"]]}))},
     related=(
         Related(NLTK, 2069, "pull request", "Chrf bug fixes", "merged", 2018,
                 families=(DIVISOR, FAVG, MACRO),

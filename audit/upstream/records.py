@@ -90,6 +90,9 @@ class Knowledge:
     dependencies: tuple = ()
     #: the functions per level ("sentence": "sentence_chrf")
     functions: dict = field(default_factory=dict)
+    #: family -> ((level, inputs), ...): issue repros to try when the audit's minimal repro
+    #: does not hold after the family's patch alone (each checked by replay, before and after)
+    repros: dict = field(default_factory=dict)
 
 
 def related_for(knowledge: Knowledge, family: str) -> list[dict]:
