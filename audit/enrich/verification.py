@@ -36,6 +36,7 @@ def _verify(implementation: str, family: str, diff: str, before_findings: list[d
         families = [family]
     validation = verify_suggested(implementation, diff, before_findings, families=families,
                                   options=upstream.patch_options(implementation, families),
+                                  default_kept=[f for f in families if upstream.patch_options(implementation, [f])],
                                   candidates=upstream.issue_candidates(implementation))
     return summary(validation, families)
 

@@ -73,14 +73,18 @@ def _issue_repros(before: dict, candidates: dict, families) -> dict:
 
 
 def verify_suggested(implementation: str, diff: str, before_findings: list[dict], *, families=None,
-                     options: Optional[dict] = None, candidates: Optional[dict] = None, seed: int = 0,
+                     options: Optional[dict] = None, default_kept=None, candidates: Optional[dict] = None,
+                     seed: int = 0,
                      max_examples: int = VERIFY_EXAMPLES, timeout: float = 600.0,
                      library_tests: bool = True) -> Validation:
     """Judge a patch the report suggests for ``implementation`` (see the module doc).
     ``before_findings``: ``Finding.to_dict()`` records of the audit that suggested it;
     ``families``: those the patch is meant to fix (default: every family it has a finding of);
-    ``candidates``: family -> [(level, inputs)] further issue repros to try.  Never raises for
-    a bad patch: the reason is ``error``."""
+    ``options``: the opt-in keywords the patched copy is called with; ``default_kept``: the
+    families whose patch is opt-in (their repros must score as before without the keywords;
+    default: all of ``families`` when there are ``options``); ``candidates``: family ->
+    [(level, inputs)] further issue repros to try.  Never raises for a bad patch: the reason
+    is ``error``."""
     from ..collect.cases import default_cases_dir
 
     cases = default_cases_dir()
@@ -120,7 +124,8 @@ def verify_suggested(implementation: str, diff: str, before_findings: list[dict]
             if extra:
                 jobs.append((dict(request, mode="replay", repros=[], checks=extra), work, "issue-before", None))
                 names.append("before")
-            opt_in = [f for f in before.values() if options and f["family"] in families]
+            kept = set(families if default_kept is None else default_kept) if options else set()
+            opt_in = [f for f in before.values() if f["family"] in kept]
             if opt_in:
                 plain = dict(after_req, backend_options={}, mode="replay", repros=[], checks=_repros(opt_in))
                 jobs.append((plain, work, "default-after", after_root))
@@ -147,6 +152,20 @@ def verify_suggested(implementation: str, diff: str, before_findings: list[dict]
     return result
 
 
+#: output-stage families a repro may still show after a patch and hold: float rounding alone,
+#: the score within ``ROUNDING`` points of the reference's (1e-6 on the 0..1 scale)
+ROUNDING_FAMILIES, ROUNDING = {"float32-arithmetic", "precision-loss"}, 1e-4
+
+
+def _agrees(a: dict) -> bool:
+    if a["outcome"] != "value":
+        return False
+    if not a["key"]:
+        return True
+    return (set(a["key"]) <= ROUNDING_FAMILIES and a.get("actual") is not None and a.get("expected") is not None
+            and abs(a["actual"] - a["expected"]) < ROUNDING)
+
+
 def _choose(tried: dict, after: list, before: list) -> dict:
     """family -> the first issue repro that diverges as the family before and scores the
     reference's value after (or, when none does, the first one tried, with holds False)."""
@@ -158,7 +177,7 @@ def _choose(tried: dict, after: list, before: list) -> dict:
             a = next(after_it, None)
             b = r if r["minimal"] else next(before_it, None)
             diverged = bool(r["minimal"] or (b is not None and b.get("reproduces")))
-            holds = bool(a is not None and diverged and a["outcome"] == "value" and not a["key"])
+            holds = bool(a is not None and diverged and _agrees(a))
             rec = {"level": r["level"], "inputs": r["inputs"], "minimal": r["minimal"], "holds": holds,
                    "expected": a.get("expected") if a else None,
                    "expected_fraction": a.get("expected_fraction") if a else None,

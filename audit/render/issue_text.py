@@ -30,14 +30,12 @@ def standing(issue: Optional[dict]) -> list[str]:
     if not issue or not issue.get("lead"):
         out = []
     else:
-        kind = "**Bug**" if issue["kind"] == "bug" else "**Definition difference**"
-        out = [f"{kind}. {issue['lead']}", ""]
+        out = [issue["lead"], ""]
     reg = (issue or {}).get("regression")
     if reg:
-        out += [f"**Regression since {reg['introduced']} ({reg['last_good']} correct):** "
-                f"audited release by release, {reg['last_good']} scores this input as documented and "
-                f"{reg['introduced']} is the first release that does not"
-                + (f" (the versions result: {md_code(reg['source'])})" if reg.get("source") else "") + ".", ""]
+        out += [f"**Regression since {reg['introduced']} ({reg['last_good']} correct):** audited release by "
+                f"release, {reg['last_good']} does not show it and {reg['introduced']} is the first release that does"
+                + (f" (versions result: {md_code(reg['source'])})" if reg.get("source") else "") + ".", ""]
     if issue and issue.get("consequence"):
         out += [f"**Consequence:** {issue['consequence']}", ""]
     if issue and issue.get("severity"):
@@ -80,8 +78,9 @@ def _tests_text(lt: dict, lib: str) -> str:
             f"the patched copy")
     reg = lt.get("regression")
     if reg and reg.get("added"):
-        text += (f"; of the {reg['added']} doctest examples the patch adds, {reg['failing_before']} fail on the "
-                 f"released package (the regression test) and all pass on the patched copy")
+        added = f"{reg['added']} doctest example{'s' if reg['added'] != 1 else ''}"
+        text += (f"; of the {added} the patch adds, {reg['failing_before']} fail{'s' if reg['failing_before'] == 1 else ''}"
+                 f" on the released package (the regression test) and all pass on the patched copy")
     return text
 
 
@@ -91,7 +90,8 @@ def checked(verification: Optional[dict], lib: str, version: Optional[str], fami
     if not verification:
         return "Not checked (verification not run)."
     if not verification.get("verified"):
-        return f"**Not verified:** {verification['status']}."
+        status = verification["status"]
+        return f"**Not verified:** {status[len('not verified: '):] if status.startswith('not verified: ') else status}."
     parts = []
     opts = verification.get("options") or {}
     call = ", ".join(f"`{k}={v!r}`".replace("'", '"') for k, v in opts.items())

@@ -152,7 +152,9 @@ def render_combined(doc: dict, entry: dict) -> str:
     lines += ["It covers, each described with its repro in its own issue:", ""]
     for group, anchor in zip(groups, anchors(groups)):
         if group[0]["family"] in fams:
-            lines.append(f"- [{group[0]['title']}]({anchor}.md)")
+            i = first(group, "issue") or {}
+            name = f"{i['kind']}: {i['title']}" if i.get("title") else group[0]["title"]
+            lines.append(f"- [{name}]({anchor}.md)")
     ver = c.get("verification")
     status = (T.checked(ver, lib, version, None, None) if ver is not None else
               {True: "Checked: on a patched copy of the released package every one of these repros agrees with the "

@@ -102,7 +102,7 @@ KNOWLEDGE = Knowledge(
             option=("micro_average", True), related=((NLTK, 2069),)),
         WS: FamilyNote(
             kind=BUG, function="sentence_chrf",
-            title="with ignore_whitespace=True, U+001C..U+001F are scored as characters (regex's \\s lacks them)",
+            title="chrF with ignore_whitespace=True scores U+001C..U+001F as characters",
             lead="This breaks what nltk documents: ignore_whitespace is \"ignore whitespace characters in "
                  "scoring\", and U+001C..U+001F are whitespace to Python (str.isspace(), str.split() and the re "
                  "module's \\s). _preprocess removes whitespace with redos.sub(r\"\\s+\", \"\", sent), which runs "
