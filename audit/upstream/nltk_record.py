@@ -34,7 +34,9 @@ KNOWLEDGE = Knowledge(
     # the minimal repro ("aaaaa" + U+001E against "aaaaaa") leaves 5 characters once fixed, so
     # the divisor starts to matter; with 6 on both sides every other family is inert
     repros={WS: (("sentence", {"hypothesis": "aaaaaa", "references": ["aaaaaa\u001e"]}),
-                 ("corpus", {"hypotheses": ["aaaaaa"], "references": [["aaaaaa\u001e"]]}))},
+                 ("corpus", {"hypotheses": ["aaaaaa"], "references": [["aaaaaa\u001e"]]})),
+           # two segments of different length, each scoring 100 or nothing: only the averaging differs
+           MACRO: (("corpus", {"hypotheses": ["aaaaaa", ""], "references": [["aaaaaa"], [""]]}),)},
     related=(
         Related(NLTK, 2069, "pull request", "Chrf bug fixes", "merged", 2018,
                 families=(DIVISOR, FAVG, MACRO),
