@@ -113,7 +113,7 @@ def _issues(out: EnrichedResult, summary, versions: dict, related, impact) -> No
         by_family = (rec.get("by_family") or {}).get(family) if isinstance(rec, dict) else None
         facts = issue_facts(impl, family, fs, version=summary.version or upstream.version(impl),
                             versions=versions.get(lib.distribution) if lib is not None else None,
-                            related=related, impact=by_family, data_name=data_name)
+                            related=related, impact=by_family, data_name=data_name, others=summary.findings)
         patch = out.details[finding_key(fs[0])].patch or {}
         chosen = ((patch.get("verification") or {}).get("repros") or {}).get(family)
         if chosen and not chosen["minimal"]:

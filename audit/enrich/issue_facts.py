@@ -73,16 +73,40 @@ def regression(versions: Optional[dict], family: str, version: Optional[str]) ->
             "source": versions.get("_source")}
 
 
+def _script_facts(out: dict, script, family: str, findings: list, others) -> None:
+    """A script's repro through its own command line; a family sharing another's root cause
+    is described in that family's issue ("also"), not filed on its own."""
+    if family in script.same_root:
+        out["filed"], out["not_filed"] = False, (f"the same root cause as {script.same_root[family]}, "
+                                                 "described in that issue (one issue per root cause)")
+        return
+    if script.repro is not None:
+        out["snippet"] = script.repro(findings[0].to_dict())
+    also = []
+    for fam, root in script.same_root.items():
+        mine = [f for f in others if f.family == fam]
+        if root == family and mine:
+            f = mine[0]
+            also.append({"family": fam, "title": f.title, "level": f.level,
+                         "snippet": script.repro(f.to_dict()) if script.repro else None})
+    out["also"] = also
+
+
 def issue_facts(implementation: str, family: str, findings: list, *, version: Optional[str],
                 versions: Optional[dict] = None, related: Optional[list] = None,
-                impact: Optional[dict] = None, data_name: Optional[str] = None) -> dict:
-    """The ``issue`` of a family's findings (``findings``: its ``Finding`` records, both levels)."""
+                impact: Optional[dict] = None, data_name: Optional[str] = None, others: tuple = ()) -> dict:
+    """The ``issue`` of a family's findings (``findings``: its ``Finding`` records, both levels;
+    ``others``: every finding of the implementation, for a script's families that share one
+    root cause: one issue per root cause)."""
     from ..upstream.library import installed_version
     from ..upstream.records import related_for
     from ..upstream.registry import library_of
 
+    from ..upstream.scripts import script_of
+
     lib = library_of(implementation)
-    know = lib.knowledge if lib is not None else None
+    script = script_of(implementation) if lib is None else None
+    know = lib.knowledge if lib is not None else script.knowledge if script is not None else None
     note = know.notes.get(family) if know is not None else None
     out: dict = {"library": lib.distribution if lib is not None else implementation, "kind": None,
                  "function": None, "title": None, "lead": None, "consequence": None, "default_change": None,
@@ -102,6 +126,8 @@ def issue_facts(implementation: str, family: str, findings: list, *, version: Op
             rec = next((r for r in out["related"] if (r["repository"], r["number"]) == (repo, number)), None)
             out["fixed_upstream"] = rec or {"repository": repo, "number": number}
             out["filed"], out["not_filed"] = False, "fixed upstream after the audited release"
+    if script is not None:
+        _script_facts(out, script, family, findings, others)
     if related:
         out["related"] += [r for r in related if not r.get("families") or family in r["families"]]
     largest = _largest_difference(findings)

@@ -74,9 +74,11 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     alt = (issue or {}).get("repro")
     lib = (issue or {}).get("library") or impl
     lines += [f"## Repro ({(alt or shown)['level']} level; it needs only {lib})", ""]
-    snippet = alt["snippet"] if alt else shown.get("snippet")
+    own = (issue or {}).get("snippet")  # a script's repro through its own command line
+    snippet = alt["snippet"] if alt else own or shown.get("snippet")
     if snippet:
-        lines += [f"```{shown.get('snippet_language', 'python')}", snippet.rstrip("\n"), "```", ""]
+        lang = "sh" if own and not alt else shown.get("snippet_language", "python")
+        lines += [f"```{lang}", snippet.rstrip("\n"), "```", ""]
     lines += (_alt_expected_actual(alt, shown) if alt else _expected_actual(shown)) + [""]
     for f in group:
         if f is not shown and not alt:
@@ -84,6 +86,11 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
             lines += [f"At the {f['level']} level: {md_code(repro_text(m['inputs']))} gives "
                       f"{num(m['actual']) if m.get('actual') is not None else m['outcome']} instead of "
                       f"{num(m['expected'])} (its repro is in the same form).", ""]
+    for also in (issue or {}).get("also") or []:
+        lines += [f"The same root cause also makes {also['title'][0].lower() + also['title'][1:]} "
+                  f"(`{also['family']}`, {also['level']} level):", ""]
+        if also.get("snippet"):
+            lines += ["```sh", also["snippet"].rstrip("\n"), "```", ""]
     rc = first(group, "root_cause")
     lines += ["## Root cause", ""]
     if rc:
