@@ -21,6 +21,8 @@ def render(v: Validation) -> str:
     lines = [f"validate-patch: {versions or v.implementation}; {what}"]
     if v.files:
         lines.append(f"  files: {', '.join(v.files)}")
+    if v.options:
+        lines.append("  after the patch called with: " + ", ".join(f"{k}={val!r}" for k, val in v.options.items()))
     lines += [f"  note: {n}" for n in v.notes]
     if v.error:
         lines += [f"the patched implementation could not be audited: {v.error}", "patch not validated"]

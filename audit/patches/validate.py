@@ -241,12 +241,12 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
     progress = progress or _NoProgress()
     if diff is None and source is None:
         raise UsageError("validate-patch needs --patch FILE or --source DIR")
-    request = {"mode": "audit", **asdict(target)}
+    request = {"mode": "audit", **asdict(target), "backend_options": {}}  # the released library: no new keyword
     with tempfile.TemporaryDirectory(prefix="chrf-audit-validate-") as tmp:
         work = Path(tmp)
         after_root, tops, files = prepare_after(target, diff=diff, diff_name=diff_name, source=source,
                                                 dest=work / "site")
-        after_req = dict(request, expect_root=str(after_root), tops=tops)
+        after_req = dict(request, expect_root=str(after_root), tops=tops, backend_options=dict(target.backend_options))
         with progress.phase("auditing before and after the patch (two processes)", total=2) as task:
             rb, ra = run_pair((request, work, "before", None), (after_req, work, "after", after_root),
                               done=task.advance)
@@ -256,7 +256,7 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
             implementation=", ".join(a["implementation"] for a in rb[1]["adapters"]),
             patch=diff_name if diff is not None else None, source=str(source) if source is not None else None,
             files=files, before_versions={a["implementation"]: a["version"] for a in rb[1]["adapters"]},
-            after_versions={},
+            after_versions={}, options=dict(target.backend_options),
         )
         if ra[0] != 0:
             if ra[0] == 2 and "patched copy" in ra[2]:
