@@ -24,6 +24,14 @@ from ..processes import owner as procs
 TIMEOUT = 600.0
 
 
+def module_of(rel: str) -> Optional[str]:
+    """``nltk/translate/chrf_score.py`` -> ``nltk.translate.chrf_score``."""
+    if not rel.endswith(".py"):
+        return None
+    parts = rel[:-3].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def _env(first: Optional[Path]) -> dict:
     from .jobs import worker_env
 
@@ -146,4 +154,4 @@ def site_of(top: str) -> Optional[Path]:
     return package_root(top, with_cwd=False)
 
 
-__all__ = ["library_tests", "run_tests", "regression_examples", "test_files", "site_of", "TIMEOUT"]
+__all__ = ["module_of", "library_tests", "run_tests", "regression_examples", "test_files", "site_of", "TIMEOUT"]

@@ -31,20 +31,13 @@ from typing import Optional
 from ..errors import UsageError
 from .diffs import prepare_after
 from .jobs import Job, run_all
+from .library_tests import module_of
 from .validate import FIXED, INTRODUCED, Target, Validation, _by_key, _judge, _repros
 
 #: the report's verification budget: the regression cases, then this many examples per level
 VERIFY_EXAMPLES = 20
 #: two scores are the same (the default unchanged) within this, on the 0..100 scale
 SAME = 1e-9
-
-
-def module_of(rel: str) -> Optional[str]:
-    """``nltk/translate/chrf_score.py`` -> ``nltk.translate.chrf_score``."""
-    if not rel.endswith(".py"):
-        return None
-    parts = rel[:-3].split("/")
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def _check(job) -> dict:

@@ -269,8 +269,7 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
                                  work=work, job_kw={}, progress=progress)
         if files and tops:  # the library's own tests on the installed package and on the after tree
             from .diffs import package_root
-            from .library_tests import library_tests
-            from .suggested import module_of
+            from .library_tests import library_tests, module_of
 
             site = package_root(tops[0])
             if site is not None and site != after_root:
