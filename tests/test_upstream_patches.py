@@ -189,7 +189,9 @@ def test_bad_patch_not_verified(before):
 
 
 def test_patch_that_does_not_apply(before):
-    diff = upstream.patch("nltk", "requested-order-divisor").replace("    num_sents = len(hypotheses)", "    num_sents = 0")
+    diff = upstream.patch("nltk", "requested-order-divisor")
+    assert "\n-    reference, hypothesis, min_len=1, max_len=6" in diff
+    diff = diff.replace("\n-    reference, hypothesis, min_len=1, max_len=6", "\n-    reference, hypothesis, min_len=2, max_len=6")
     v = verify_suggested("nltk", diff, before)
     assert "does not apply" in v.error and not verdict(v, ["requested-order-divisor"])["verified"]
 
