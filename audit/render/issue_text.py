@@ -55,7 +55,7 @@ def library_params(claims: dict, issue: Optional[dict]) -> str:
         value = claims[claim]
         if name.endswith(" (negated)"):
             name, value = name[: -len(" (negated)")], not value
-        out.append(f"{name}={value}")
+        out.append(f"{name} {value:g}" if name.startswith("-") else f"{name}={value}")  # a script's flag
     return ", ".join(out)
 
 

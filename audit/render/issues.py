@@ -87,8 +87,8 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
                       f"{num(m['actual']) if m.get('actual') is not None else m['outcome']} instead of "
                       f"{num(m['expected'])} (its repro is in the same form).", ""]
     for also in (issue or {}).get("also") or []:
-        lines += [f"The same root cause also makes {also['title'][0].lower() + also['title'][1:]} "
-                  f"(`{also['family']}`, {also['level']} level):", ""]
+        lines += [f"The same root cause also shows as `{also['family']}` ({also['level']} level): "
+                  f"{also['title'][0].lower() + also['title'][1:]}:", ""]
         if also.get("snippet"):
             lines += ["```sh", also["snippet"].rstrip("\n"), "```", ""]
     rc = first(group, "root_cause")

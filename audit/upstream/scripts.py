@@ -64,6 +64,7 @@ CHRFPP = Script(
     name="chrF++.py",
     knowledge=Knowledge(
         functions={"sentence": "computeChrF", "corpus": "computeChrF"},
+        parameters={"char_order": "-nc", "word_order": "-nw", "beta": "-b"},
         related=(Related(CHRF, 2, "pull request", "Allow for empty translation and return zero", "closed", 2019,
                          families=("exception", "metamorphic-segment-order"),
                          note="fixed the UnboundLocalError for an empty translation; closed without being merged"),),
