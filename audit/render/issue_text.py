@@ -102,8 +102,9 @@ def checked(verification: Optional[dict], lib: str, version: Optional[str], fami
             parts.append(f"the {'repro above' if family else fam + ' repro'}"
                          + (f", called with {call}," if call and (not family or option) else "")
                          + f" prints `{r['after_raw']}` on the patched copy (the reference's exact value is "
-                           f"{num(r['expected'])} on the 0..100 scale) where the released {lib} prints "
-                           f"`{r['before_raw']}`")
+                           f"{num(r['expected'])} on the 0..100 scale"
+                         + (", equal up to float rounding" if r.get("after_key") else "")
+                         + f") where the released {lib} prints `{r['before_raw']}`")
     audit = (f"a differential audit of the patched copy finds {', '.join(fams)} fixed and no family introduced")
     parts.append(audit)
     if verification.get("default_unchanged"):

@@ -245,6 +245,8 @@ def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
     issue = f"[`{issue_path(entry, anchor)}`]({issue_path(entry, anchor)})"
     if (first(group, "issue") or {}).get("filed") is False:
         status = PATCH_STATUS[patch.get("verified")] if patch else "no patch suggestion for this family"
+        if patch and (patch.get("verification") or {}).get("status") not in (None, "verified"):
+            status = f"**{md_cell(patch['verification']['status'])}**"
         return [f"**Patch:** {status}. No upstream issue is written for it.", ""]
     if patch and (patch.get("verification") or {}).get("status") not in (None, "verified"):
         status = patch["verification"]["status"]
