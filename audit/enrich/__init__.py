@@ -86,7 +86,7 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
             for f in a.findings:
                 out.details[finding_key(f)] = _details(upstream, a, f, slugs, verified, with_upstream, scorer)
             if with_upstream:
-                _issues(out, a, versions or {}, related, impact)
+                _issues(out, a, versions or {}, related)
             combined = upstream.combined_patch(a.implementation, [f.family for f in a.findings]) if with_upstream else None
             if combined:
                 out.combined_patches[a.implementation] = {**combined, **as_fields(verified.get((a.implementation, COMBINED)))}
@@ -96,7 +96,7 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
     return out
 
 
-def _issues(out: EnrichedResult, summary, versions: dict, related, impact) -> None:
+def _issues(out: EnrichedResult, summary, versions: dict, related) -> None:
     """Each family's issue facts (``issue_facts``), on each of its findings' details."""
     from dataclasses import replace
 
@@ -106,14 +106,11 @@ def _issues(out: EnrichedResult, summary, versions: dict, related, impact) -> No
 
     impl = summary.implementation
     lib = library_of(impl)
-    rec = (impact or {}).get(impl) if isinstance(impact, dict) else None
-    data_name = str(rec.get("data", "")).rstrip("/").rsplit("/", 1)[-1] if isinstance(rec, dict) else None
     for family in dict.fromkeys(f.family for f in summary.findings):
         fs = [f for f in summary.findings if f.family == family]
-        by_family = (rec.get("by_family") or {}).get(family) if isinstance(rec, dict) else None
         facts = issue_facts(impl, family, fs, version=summary.version or upstream.version(impl),
                             versions=versions.get(lib.distribution) if lib is not None else None,
-                            related=related, impact=by_family, data_name=data_name, others=summary.findings)
+                            related=related, others=summary.findings)
         patch = out.details[finding_key(fs[0])].patch or {}
         chosen = ((patch.get("verification") or {}).get("repros") or {}).get(family)
         if chosen and not chosen["minimal"]:

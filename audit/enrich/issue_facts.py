@@ -1,7 +1,8 @@
 """What an upstream issue says beyond the audit: the family's standing against what the library
 documents (bug or definition difference), the issue title in the library's words, the
 environment that matters, related upstream discussion, the release that introduced it (a
-versions result), the severity from an impact study, and whether it is filed at all.
+versions result), and whether it is filed at all (the severity line comes from the finding's
+impact study in the document: ``audit.render.issue_text.severity``).
 
 ``issue_facts(...)`` returns the plain dict the document keeps as a finding's ``issue``;
 the issue renderer (``audit.render.issues``) reads nothing else of the upstream.
@@ -31,24 +32,6 @@ def operating_system(platform_text: Optional[str] = None) -> str:
     any machine of that OS."""
     text = platform_text or platform.platform()
     return text.split("-", 1)[0] or "unknown"
-
-
-def severity(impact_by_family: Optional[dict], data_name: Optional[str]) -> Optional[str]:
-    """One line from the impact study of the family (``--impact-data``), or None."""
-    rec = impact_by_family
-    if not isinstance(rec, dict) or rec.get("alone_difference_min") is None:
-        return None
-    lo, hi = rec["alone_difference_min"], rec["alone_difference_max"]
-    if lo == hi == 0:
-        moves = "does not change any system's corpus score"
-    else:
-        moves = f"moves the systems' corpus scores by {lo:+.4g} to {hi:+.4g} points"
-    flips = rec.get("alone_order_flips") or 0
-    pairs = rec.get("pairs")
-    where = f"on {data_name}" if data_name else "on the impact study's data"
-    systems = len(rec.get("systems") or [])
-    return (f"{where} ({systems} systems): this family alone {moves} and swaps the order of {flips}"
-            + (f" of {pairs}" if pairs else "") + " system pairs")
 
 
 def regression(versions: Optional[dict], family: str, version: Optional[str]) -> Optional[dict]:
@@ -94,7 +77,7 @@ def _script_facts(out: dict, script, family: str, findings: list, others) -> Non
 
 def issue_facts(implementation: str, family: str, findings: list, *, version: Optional[str],
                 versions: Optional[dict] = None, related: Optional[list] = None,
-                impact: Optional[dict] = None, data_name: Optional[str] = None, others: tuple = ()) -> dict:
+                others: tuple = ()) -> dict:
     """The ``issue`` of a family's findings (``findings``: its ``Finding`` records, both levels;
     ``others``: every finding of the implementation, for a script's families that share one
     root cause: one issue per root cause)."""
@@ -111,7 +94,7 @@ def issue_facts(implementation: str, family: str, findings: list, *, version: Op
     out: dict = {"library": lib.distribution if lib is not None else implementation, "kind": None,
                  "function": None, "title": None, "lead": None, "consequence": None, "default_change": None,
                  "option": None, "documented": None, "parameters": None, "dependencies": {}, "related": [],
-                 "fixed_upstream": None, "filed": True, "not_filed": None, "regression": None, "severity": None}
+                 "fixed_upstream": None, "filed": True, "not_filed": None, "regression": None}
     if know is not None:
         out["documented"] = know.documented.to_dict() if know.documented else None
         out["parameters"] = dict(know.parameters) or None
@@ -138,5 +121,4 @@ def issue_facts(implementation: str, family: str, findings: list, *, version: Op
         out["not_filed"] = (f"every difference is below {NEGLIGIBLE:g} on the 0..1 scale (at most {largest / scale:.2g}): "
                             "noted in the report, not filed")
     out["regression"] = regression(versions, family, version)
-    out["severity"] = severity(impact, data_name)
     return out

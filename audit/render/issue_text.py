@@ -24,7 +24,23 @@ def title(impl: str, version: Optional[str], issue: Optional[dict], fallback: st
     return f"{impl}{' ' + version if version else ''}: chrF {text}"
 
 
-def standing(issue: Optional[dict]) -> list[str]:
+def severity(impact: Optional[dict], data: Optional[str]) -> Optional[str]:
+    """One line from the family's impact study (a finding's ``impact``, ``--impact-data``)."""
+    if not isinstance(impact, dict) or impact.get("alone_difference_min") is None:
+        return None
+    lo, hi = impact["alone_difference_min"], impact["alone_difference_max"]
+    name = str(data or "").rstrip("/").rsplit("/", 1)[-1] or "the impact study's data"
+    touched = ""
+    if impact.get("segments_affected") is not None:
+        touched = f"it changes {impact['segments_affected']} of {impact['segments_total']} segment scores; "
+    moves = ("alone it changes no system's corpus score" if lo == hi == 0 else
+             f"alone it moves the systems' corpus scores by {lo:+.4g} to {hi:+.4g} points")
+    flips, pairs = impact.get("alone_order_flips") or 0, impact.get("pairs")
+    return (f"on {name} ({len(impact.get('systems') or [])} systems): {touched}{moves} and swaps the order of "
+            f"{flips}" + (f" of {pairs}" if pairs else "") + " system pairs")
+
+
+def standing(issue: Optional[dict], severity_line: Optional[str] = None) -> list[str]:
     """The first paragraph (bug or definition difference), the regression, the consequence,
     the severity."""
     if not issue or not issue.get("lead"):
@@ -38,8 +54,8 @@ def standing(issue: Optional[dict]) -> list[str]:
                 + (f" (versions result: {md_code(reg['source'])})" if reg.get("source") else "") + ".", ""]
     if issue and issue.get("consequence"):
         out += [f"**Consequence:** {issue['consequence']}", ""]
-    if issue and issue.get("severity"):
-        out += [f"**Severity:** {issue['severity']}.", ""]
+    if severity_line:
+        out += [f"**Severity:** {severity_line}.", ""]
     return out
 
 

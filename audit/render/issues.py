@@ -64,7 +64,8 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     patch = first(group, "patch")
     verification = (patch or {}).get("verification")
     lines = [f"# {T.title(impl, version, issue, f0.get('title') or f0['family'])}", ""]
-    lines += T.standing(issue)
+    data = (entry.get("impact") or {}).get("data") if isinstance(entry.get("impact"), dict) else None
+    lines += T.standing(issue, T.severity(first(group, "impact"), data))
     claims = f0.get("claims") or {}
     params = T.library_params(claims, issue)
     held = f"definition={claims['definition']}" if claims.get("definition") else ""
