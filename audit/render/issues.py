@@ -153,16 +153,20 @@ def render_combined(doc: dict, entry: dict) -> str:
     kinds = [i.get("kind") for g, i in zip(groups, issues) if g[0]["family"] in fams]
     what = f"{len(fams)} chrF findings"
     if all(kinds):
-        n_def = sum(k == "definition difference" for k in kinds)
-        what += f" ({n_def} definition difference{'s' if n_def != 1 else ''} behind keywords, " \
-                f"{len(kinds) - n_def} bug{'s' if len(kinds) - n_def != 1 else ''})"
+        n_def, n_bug = sum(k == "definition difference" for k in kinds), sum(k == "bug" for k in kinds)
+        parts = ([f"{n_def} definition difference{'s' if n_def != 1 else ''} behind keywords"] if n_def else []) + \
+                ([f"{n_bug} bug{'s' if n_bug != 1 else ''}"] if n_bug else [])
+        what += f" ({', '.join(parts)})" if parts else ""
     lines = [f"# {lib}{' ' + version if version else ''}: one patch for the {what}", ""]
     lines += ["It covers, each described with its repro in its own issue:", ""]
     for group, anchor in zip(groups, anchors(groups)):
         if group[0]["family"] in fams:
             i = first(group, "issue") or {}
             name = f"{i['kind']}: {i['title']}" if i.get("title") else group[0]["title"]
-            lines.append(f"- [{name}]({anchor}.md)")
+            if i.get("filed") is False:  # no issue of its own: say why instead of linking
+                lines.append(f"- {name} (`{group[0]['family']}`: not filed on its own, {i.get('not_filed')})")
+            else:
+                lines.append(f"- [{name}]({anchor}.md)")
     ver = c.get("verification")
     status = (T.checked(ver, lib, version, None, None) if ver is not None else
               {True: "Checked: on a patched copy of the released package every one of these repros agrees with the "
