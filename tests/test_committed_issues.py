@@ -93,3 +93,22 @@ def test_each_repro_holds_after_its_own_patch_and_nltks_doctests_pass(family, tm
     before = run_tests(site, ["nltk/translate/chrf_score.py"])
     after = run_tests(root, ["nltk/translate/chrf_score.py"])
     assert (before["passed"], before["failed"]) == (after["passed"], after["failed"]) == (2, 0), (before, after)
+
+
+def test_every_committed_issue_file_is_a_maintainers_issue():
+    """Each committed issue file names chrF in its title, links only files that exist, and no
+    issue is written for a family the document marks as not filed."""
+    import re
+
+    for doc_path in sorted(REPORTS.rglob("audit.json")):
+        doc = json.loads(doc_path.read_text(encoding="utf-8"))
+        for entry in doc["implementations"]:
+            folder = doc_path.parent / "issues" / entry["report"][:-3]
+            for f in doc["findings"]:
+                if f["implementation"] == entry["implementation"] and (f.get("issue") or {}).get("filed") is False:
+                    assert not (folder / f"{f['family']}.md").exists(), (doc_path, f["family"])
+            for path in sorted(folder.glob("*.md")):
+                text = path.read_text(encoding="utf-8")
+                assert "chrF" in text.splitlines()[0], path
+                for link in re.findall(r"\]\(([^)#]+\.md)\)", text):
+                    assert (path.parent / link).is_file(), (path, link)
