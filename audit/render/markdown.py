@@ -23,10 +23,11 @@ from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
 
 PATCH_STATUS = {
-    True: "**verified**: applied to a temporary copy of the installed package, this family's repros now agree "
-          "with the reference and an audit of the copy finds no new family",
+    True: "**verified**: applied to a temporary copy of the installed package (and called with the keyword it "
+          "adds, when it adds one), this family's repros agree with the reference, an audit of the copy finds no "
+          "new family, and the library's own tests pass",
     False: "**not verified**: on a patched copy, this family's repro still diverges, or the patch introduces "
-           "a family, or the copy could not be audited",
+           "a family, or breaks one of the library's own tests, or the copy could not be audited",
     None: "not verified (verification not run)",
 }
 PATCH_SHORT = {True: "verified", False: "not verified", None: "not checked"}
