@@ -21,7 +21,7 @@ from typing import Optional
 from ..processes import owner as procs
 
 #: seconds before a test process counts as hung (the report says so; nothing waits longer)
-TIMEOUT = 600.0
+TIMEOUT = 180.0
 
 
 def module_of(rel: str) -> Optional[str]:

@@ -131,13 +131,13 @@ def verify_suggested(implementation: str, diff: str, before_findings: list[dict]
                                                                       and abs(r["actual"] - f["actual"]) > SAME)})
                 result.default_check = {"unchanged": not changed, "changed": changed}
             if library_tests:
-                from .library_tests import library_tests as run_library_tests, site_of
+                from .library_tests import TIMEOUT as LIBRARY_TESTS_TIMEOUT, library_tests as run_library_tests, site_of
 
                 site = site_of(tops[0]) if tops else None
                 if site is not None:
                     result.library_tests = run_library_tests(site, after_root, result.files,
                                                              module_of(result.files[0]) if result.files else None,
-                                                             timeout=timeout)
+                                                             timeout=min(timeout, LIBRARY_TESTS_TIMEOUT))
     except UsageError as exc:  # a diff that does not apply, a replay that failed ...
         result.error = str(exc)
     except OSError as exc:  # the copy could not be made (disk full, unreadable file ...)
