@@ -51,7 +51,7 @@ EXPECTED = {
     'chrf-audit run --external "node examples/chrf.js"': ({0}, "no finding"),
     "chrf-audit run --impl torchmetrics": ({0, 1}, "torchmetrics") if _torch() else
         ({2}, "install it with pip install -e '.[torchmetrics]' in the chrf-audit checkout"),
-    "chrf-audit validate-patch --impl nltk --patch fix.diff": ({0}, "FIXED          nltk  requested-order-divisor"),
+    "chrf-audit validate-patch --impl nltk --patch fix.diff": ({0}, "FIXED          nltk  whitespace-set-white-space"),
     "chrf-audit impact --ref reference.txt sys1.txt sys2.txt sys3.txt --impl nltk": ({0}, "sys3.txt"),
     "chrf-audit check --update-baseline": ({0}, "updated"),
     "chrf-audit check --strict": ({0}, "check passed"),

@@ -74,6 +74,7 @@ def resolve(
     max_requests: Optional[int] = None,
     http_concurrency: int = options.default("http_concurrency"),
     http_retries: int = options.default("http_retries"),
+    backend_options: Optional[dict] = None,
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 
@@ -92,6 +93,8 @@ def resolve(
     arguments: it is called with them, and the audit varies them) describe the one callable
     or external program given.
     ``impl`` and ``corpus_impl`` together are ONE implementation with two entry points.
+    ``backend_options``: keywords of the built-in libraries' backend classes (a patched copy's
+    opt-in behaviour, ``Upstream.patch_options``).
     Callables and programs are loaded eagerly: a bad spec raises AdapterError (one line).
     """
     given_name = name  # (``name`` is reused below)
@@ -148,7 +151,7 @@ def resolve(
     plan = []  # (name, client, bid, claims, supports, accepts, native_signature)
     for name in builtin:
         library, declared = registry.builtin(name)
-        spec = declared.backend_spec(library.name)
+        spec = {**declared.backend_spec(library.name), **(backend_options or {})}
         client = clients.get(library.name) or clients.setdefault(library.name, make_client())
         bid = _bid_for(client, spec)
         supports = Support(sentence=True, corpus=True, multi_reference=declared.multi_reference)
@@ -204,7 +207,8 @@ def resolve(
     # How to re-create these adapters in another process (``--jobs``): this very call, and
     # the name of the one wanted.
     call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
-            "timeout": timeout, "isolate": isolate, "max_refs": max_refs, "accepts": sorted(accepts) or None}
+            "timeout": timeout, "isolate": isolate, "max_refs": max_refs, "accepts": sorted(accepts) or None,
+            **({"backend_options": dict(backend_options)} if backend_options else {})}
     for a in adapters:
         if not getattr(a, "source_record", None):  # a service stays in this process: one budget
             a.spec = dict(call, name=a.name, given_name=given_name)

@@ -61,6 +61,8 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--quiet", action="store_true", help="no progress on stderr (search, patch verification, report writing)")
     g.add_argument("--timestamp", action="store_true",
                    help="record the time of the run (in one separate 'volatile' field of the JSON report)")
+    for name in ("versions_from", "related"):
+        options.add_argument(g, name)
     g.add_argument("--no-verify", action="store_true",
                    help="do not verify suggested patches (each is applied to a temporary copy of the upstream package, which is audited and the finding's repro replayed on it)")
 
@@ -226,6 +228,8 @@ def enrich_result(args, result, adapters, *, default_dir=None, verified=None, ph
     from .progress import Phases
 
     targets = report_targets(args, default_dir)
+    versions, related = getattr(args, "upstream_records", None) or upstream_records(
+        args, [a.implementation for a in result.adapters])
     request = None
     if getattr(args, "impact_data", None) is not None:
         request = ImpactRequest(data=args.impact_data, systems=args.impact_systems, resamples=args.impact_resamples,
@@ -238,9 +242,23 @@ def enrich_result(args, result, adapters, *, default_dir=None, verified=None, ph
                           timeout=getattr(args, "timeout", None) or options.default("timeout"),
                           impact_request=request, adapters=adapters,
                           impact_steps=lambda: progress(quiet=getattr(args, "quiet", False)),
-                          say=lambda line: print(line, file=sys.stderr))
+                          say=lambda line: print(line, file=sys.stderr), versions=versions, related=related)
         task.advance()
     return enriched
+
+
+def upstream_records(args, implementations) -> tuple:
+    """The versions results (``--versions-from`` or the cache) of the audited libraries and the
+    records of ``--related`` (``audit.enrich.versions``, ``audit.upstream.records``)."""
+    from ..enrich.versions import results_for
+    from ..upstream.records import load_related
+    from ..upstream.registry import library_of
+
+    packages = [lib.distribution for lib in (library_of(name) for name in implementations) if lib]
+    versions = results_for(packages, getattr(args, "versions_from", None),
+                           say=lambda line: print(line, file=sys.stderr))
+    related = load_related(args.related) if getattr(args, "related", None) is not None else None
+    return versions, related
 
 
 def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check_lines=None) -> None:
@@ -289,6 +307,11 @@ def run(args) -> int:
     adapters = resolve_adapters(args)
     default_dir = Path("reports") if not implementation_given(args) else None
     check_output_names(args, adapters, default_dir)
+    try:  # a bad --versions-from or --related fails before the audit, not after
+        args.upstream_records = upstream_records(args, [a.name for a in adapters])
+    except BaseException:
+        close_all(adapters)
+        raise
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
     from .. import render as report
     from ..enrich import start_verification

@@ -226,6 +226,11 @@ _TABLE = (
     _opt("junit", Path, None, "write a JUnit XML file here", (CLI, CONFIG), metavar="PATH"),
     _opt("reports_dir", Path, None, "write every report into DIR (run: default reports/ when no implementation "
          "is given)", (CLI, CONFIG), metavar="DIR"),
+    _opt("versions_from", Path, None, "a result of chrf-audit versions --json: the issues say which release "
+         "introduced each family (default: the cached result of the audited library, when there is one)",
+         (CLI,), metavar="FILE"),
+    _opt("related", Path, None, "a JSON list of related upstream issues and pull requests (repository, number, "
+         "kind, title, state, families) that the issue files cite", (CLI,), metavar="FILE"),
     # -- the implementation (flags; implementation entries) ------------------------------------
     _opt("impl", str, None, "nltk | sacrebleu | sacrebleu-chrf[++][-eps] | torchmetrics | torchmetrics-chrf[++] "
          "| package.module:function (sentence level: function(hypothesis, references) -> float)",

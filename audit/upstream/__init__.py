@@ -35,7 +35,8 @@ from .registry import libraries, library_of
 
 __all__ = [
     "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
-    "scope", "apply_unified_diff", "PatchError", "combined_patch",
+    "scope", "apply_unified_diff", "PatchError", "combined_patch", "patch_options", "knowledge",
+    "issue_candidates",
 ]
 
 BUILTIN = tuple(libraries())
@@ -194,7 +195,7 @@ def combined_patch(implementation: str, families) -> Optional[dict]:
     """One unified diff against the installed source fixing every family of ``families``
     that has a patch: ``{"diff", "families", "files"}``, or None when fewer than two have
     one (the per-family patch is then the whole fix) or their edits do not combine.  Whether
-    it works is judged by ``audit.patches.combined_patch``."""
+    it works is judged like every patch (``audit.patches.verdict``)."""
     try:
         found = get(implementation).combined_source(list(families))
     except KeyError:
@@ -204,6 +205,30 @@ def combined_patch(implementation: str, families) -> Optional[dict]:
     rel, old, new, fixed = found
     diff = make_diff(rel, old, new)
     return {"diff": diff, "families": fixed, "files": [rel]} if diff else None
+
+
+def patch_options(implementation: str, families) -> dict:
+    """The keyword arguments that turn on what the opt-in patches of ``families`` add (the
+    patched copy is audited called with them); {} for a patch that changes the default."""
+    try:
+        return dict(get(implementation).patch_options(list(families)))
+    except KeyError:
+        return {}
+
+
+def knowledge(implementation: str):
+    """The library's record (``records.Knowledge``: what it documents, each family's standing,
+    related upstream issues), or None."""
+    try:
+        return get(implementation).knowledge
+    except KeyError:
+        return None
+
+
+def issue_candidates(implementation: str) -> dict:
+    """family -> [(level, inputs)]: the record's issue repros to try after a family's patch."""
+    k = knowledge(implementation)
+    return {fam: list(reps) for fam, reps in (k.repros if k is not None else {}).items()}
 
 
 def patch_description(implementation: str, family: str) -> Optional[str]:
