@@ -60,7 +60,10 @@ def test_given_file_must_be_about_an_audited_package(tmp_path):
 
 def test_cached_result_used_when_it_matches(tmp_path, monkeypatch):
     monkeypatch.setenv("CHRF_AUDIT_CACHE", str(tmp_path))
-    assert versions.cache_dir() == tmp_path / "versions"
+    from audit.versions.runner import cache_file
+
+    # where `chrf-audit versions` leaves its last result is where `run` looks for it
+    assert cache_file("nltk") == tmp_path / "versions" / "nltk.json"
     assert versions.results_for(["nltk"]) == {}
     (tmp_path / "versions").mkdir()
     (tmp_path / "versions" / "nltk.json").write_text(json.dumps(result(package="sacrebleu")))

@@ -18,13 +18,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..errors import UsageError
-
-
-def cache_dir() -> Path:
-    """``<the chrf-audit cache>/versions`` (the cache as ``chrf-audit stats`` computes it)."""
-    from ..stats.evaluatio_env import cache_dir as stats_cache
-
-    return stats_cache().parent / "versions"
+from ..settings.cache import versions_result
 
 
 def parse(data, where: str) -> dict:
@@ -83,7 +77,7 @@ def results_for(packages, given: Optional[Path] = None, *,
     for package in packages:
         if package in out:
             continue
-        path = cache_dir() / f"{package}.json"
+        path = versions_result(package)
         if not path.is_file():
             continue
         try:

@@ -12,3 +12,9 @@ def cache_root() -> Path:
     """The cache directory (not created here)."""
     root = os.environ.get("CHRF_AUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "chrf-audit")
     return Path(root)
+
+
+def versions_result(package: str) -> Path:
+    """Where ``chrf-audit versions`` keeps its last result about ``package`` (its name in file
+    names), and where ``run`` looks for it when no ``--versions-from`` is given."""
+    return cache_root() / "versions" / f"{package}.json"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from ..settings.cache import cache_root
+from ..settings.cache import cache_root, versions_result
 from . import bisect as bisection
 from . import envs, releases
 from .engine import Engine, Progress
@@ -52,7 +52,7 @@ def report_name(package: str) -> str:
 
 
 def cache_file(package: str) -> Path:
-    return cache_root() / "versions" / f"{report_name(package)}.json"
+    return versions_result(report_name(package))
 
 
 def plan(req: Request) -> tuple[str, list, list, list]:
