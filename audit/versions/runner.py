@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from ..settings.cache import cache_root, versions_result
+from ..settings.cache import versions_result
 from . import bisect as bisection
 from . import envs, releases
 from .engine import Engine, Progress
