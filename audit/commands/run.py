@@ -158,7 +158,7 @@ def check_output_names(args, adapters, default_dir=None) -> None:
 
     try:
         check([a.name for a in adapters], [args.reports_dir or default_dir, args.markdown],
-              Path(args.cases) if getattr(args, "save_cases", False) and args.cases is not None else None)
+              Path(getattr(args, "save_cases_to", args.cases)) if getattr(args, "save_cases", False) else None)
     except BaseException:
         for a in adapters:
             a.close()
@@ -202,7 +202,7 @@ def execute(args, adapters, on_summary=None):
     jobs = getattr(args, "jobs", None) or default_jobs()
     with ProgressLine(not getattr(args, "quiet", False)) as progress:
         return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
-                         cases_dir=args.cases, save_cases=args.save_cases,
+                         cases_dir=args.cases, save_cases=args.save_cases and Path(getattr(args, "save_cases_to", args.cases)),
                          derandomize=getattr(args, "derandomize", False), progress=progress,
                          on_summary=on_summary, jobs=jobs, hypothesis_profile=getattr(args, "hypothesis_profile", None))
 
