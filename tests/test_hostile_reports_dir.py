@@ -205,7 +205,8 @@ def _plant(r: Path, edit) -> None:
     lambda d: d["implementations"][0].update(report=None),
     lambda d: d["findings"][0].update(chart="../escaped.svg"),
     lambda d: d["implementations"][0].update(fit="not a fit"),  # breaks the schema: the next report --from would refuse it
-], ids=["dotdot-report", "null-report", "dotdot-chart", "off-schema"])
+    lambda d: d["implementations"][0].update(impact=json.loads("[" * 600 + "]" * 600)),  # too deep to write again
+], ids=["dotdot-report", "null-report", "dotdot-chart", "off-schema", "nested"])
 def test_a_planted_entry_is_not_carried_into_the_next_audit_json(doc, tmp_path, capsys, edit):
     """nltk's entry of the earlier audit.json names a path outside; a run of sacreBLEU only
     into that directory does not carry it, and ``report --from`` the new audit.json writes

@@ -46,10 +46,14 @@ def write_reports(doc, out_dir: Union[str, Path], *, accepted: Optional[dict] = 
         merged = carry.merge_json(doc, earlier, names) if names else doc
         if names and paths.problems(merged):
             names, merged = [], doc  # carried entries that would clash with each other: none carried
-        rs.keep(names)
         if names:
-            files["audit.json"] = json_report.render(merged)["audit.json"]
-            files["junit.xml"] = carry.merge_junit_bytes(files["junit.xml"], rs.previous_text("junit.xml"), names)
+            try:
+                carried = {"audit.json": json_report.render(merged)["audit.json"],
+                           "junit.xml": carry.merge_junit_bytes(files["junit.xml"], rs.previous_text("junit.xml"), names)}
+            except (RecursionError, ValueError, TypeError):  # nested too deeply to write again: no run wrote that
+                names, carried = [], {}
+            files.update(carried)
+        rs.keep(names)
         rs.check(files)  # every path, before the first write
         shared = ("audit.json", "junit.xml")
         paths_written = [rs.write(rel, data, owner[rel]) for rel, data in files.items() if rel not in shared]
