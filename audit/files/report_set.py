@@ -164,9 +164,6 @@ class ReportSet:
         got = self.previous.get(rel)
         return got[1].decode("utf-8", "replace") if got else None
 
-    def previous_owners(self) -> set[str]:
-        return {owner for owner, _ in self.previous.values() if owner is not None}
-
     def keep(self, owners: Iterable[str]) -> None:
         """Keep the earlier run's files of these implementations (not audited by this run)."""
         self.kept_owners.update(owners)

@@ -32,12 +32,13 @@ def earlier_json(text: Optional[str]) -> Optional[dict]:
 
 
 def carried_names(earlier: Optional[dict], audited: set, owned: dict, taken: set) -> list[str]:
-    """The implementations of the earlier audit.json to carry: not audited now, whose report is
-    a file the earlier run provably wrote for them (``owned``: the manifest's proven files,
-    {path: owner}), whose file names are report names (``paths``: an entry planted with
-    ``"report": "../../x.md"`` or a chart outside ``charts/`` is not carried, so the next
-    ``report --from`` is not made to write there), and whose report is not overwritten by this
-    run (``taken``: the files this run writes, compared ignoring case)."""
+    """The implementations of the earlier audit.json to carry: not audited now, with report
+    files still provably there (``owned``: the manifest's proven files, {path: owner}) and
+    their report not another implementation's, whose file names are report names (``paths``:
+    an entry planted with ``"report": "../../x.md"`` or a chart outside ``charts/`` is not
+    carried, so the next ``report --from`` is not made to write there), and whose report is
+    not overwritten by this run (``taken``: the files this run writes, compared ignoring
+    case)."""
     if earlier is None:
         return []
     taken_cf = {t.casefold() for t in taken}
@@ -49,7 +50,8 @@ def carried_names(earlier: Optional[dict], audited: set, owned: dict, taken: set
         report = entry.get("report")
         mine = {"implementations": [entry],
                 "findings": [f for f in earlier["findings"] if isinstance(f, dict) and f.get("implementation") == name]}
-        if paths.problems(mine) or owned.get(report) != name or report.casefold() in taken_cf:
+        if (paths.problems(mine) or name not in owned.values() or owned.get(report, name) != name
+                or report.casefold() in taken_cf):
             continue
         if any(f.get("chart") and f["chart"].casefold() in taken_cf for f in mine["findings"]):
             continue
