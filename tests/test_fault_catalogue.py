@@ -456,6 +456,146 @@ CASES = {
 }
 
 
+# -- reports directories and audit.json (issue 29, items 1, 2, 8, 13) -----------------------
+GOOD = "from reference_impl import sentence_score\n\n\ndef f(h, r):\n    return float(sentence_score(h, list(r)).score)\n"
+
+
+def _example_doc(_cache=[]):
+    """The document of the hand-made nltk + sacreBLEU result (charts, issues), made once."""
+    import copy
+
+    if not _cache:
+        from audit.enrich import enrich
+        from audit.render import document
+        from tests.fixtures.report_examples import example_result
+
+        _cache.append(document(enrich(example_result())))
+    return copy.deepcopy(_cache[0])
+
+
+def _report_from(ctx, edit, *extra):
+    """``report --from`` an audit.json (the example's, ``edit``ed) two levels down."""
+    doc = _example_doc()
+    edit(doc)
+    r = ctx.tmp / "x" / "r"
+    r.mkdir(parents=True, exist_ok=True)
+    (r / "audit.json").write_text(json.dumps(doc))
+    return ctx.cli("report", "--from", str(r / "audit.json"), *extra)
+
+
+def _chart_of(doc) -> dict:
+    return next(f for f in doc["findings"] if f.get("chart"))
+
+
+def _sweep_1e308(ctx):
+    def edit(doc):
+        rows = _chart_of(doc)["scope"]["rows"]
+        rows[0]["actual"], rows[1]["actual"] = 1e308, -1e308
+    code, out = _report_from(ctx, edit, "--quiet")
+    svg = (ctx.tmp / "x" / "r" / _chart_of(_example_doc())["chart"]).read_text() if code == "exit 0" else ""
+    return code, out + "".join(line for line in svg.splitlines() if "e+308" in line and "inf" not in line)
+
+
+def _linked(ctx, rel, run=False):
+    """A reports directory ``r`` (a run of ``a``, or the example's) where ``rel`` is a link out."""
+    (ctx.tmp / "elsewhere").mkdir()
+    (ctx.tmp / "a.py").write_text(GOOD)
+    r = ctx.tmp / "r"
+    if not run:
+        ctx.cli("run", "--impl", "a:f", "--name", "a", "--quiet", "--max-examples", "3", "--cases", "cases",
+                "--reports-dir", "r", "--no-verify")
+        (r / rel).unlink()
+    else:
+        r.mkdir()
+    (r / rel).symlink_to(ctx.tmp / "elsewhere" / ("victim.md" if rel.endswith(".md") else ""))
+    if run:
+        return ctx.cli("run", "--impl", "a:f", "--name", "a", "--quiet", "--max-examples", "3", "--cases", "cases",
+                       "--reports-dir", "r", "--no-verify")
+    return ctx.cli("report", "--from", "r/audit.json")
+
+
+def _link_charts(ctx):
+    r = ctx.tmp / "x" / "r"
+    r.mkdir(parents=True)
+    (ctx.tmp / "elsewhere").mkdir()
+    (r / "charts").symlink_to(ctx.tmp / "elsewhere")
+    code, out = _report_from(ctx, lambda doc: None)
+    return (code if not list((ctx.tmp / "elsewhere").iterdir()) else "written outside"), out
+
+
+def _carried_dotdot(ctx):
+    import hashlib
+
+    for name in "ab":
+        (ctx.tmp / f"{name}.py").write_text(GOOD)
+    run = ("--quiet", "--max-examples", "3", "--cases", "cases", "--reports-dir", "x/r", "--no-verify")
+    ctx.cli("run", "--impl", "a:f", "--name", "a", *run)
+    r = ctx.tmp / "x" / "r"
+    doc = json.loads((r / "audit.json").read_text())
+    doc["implementations"][0]["report"] = "../../escaped.md"  # planted, and the manifest made to prove it
+    (r / "audit.json").write_text(json.dumps(doc))
+    manifest = json.loads((r / ".chrf-audit-manifest.json").read_text())
+    manifest["sha256"]["audit.json"] = hashlib.sha256((r / "audit.json").read_bytes()).hexdigest()
+    (r / ".chrf-audit-manifest.json").write_text(json.dumps(manifest))
+    ctx.cli("run", "--impl", "b:f", "--name", "b", *run)
+    listed = [e["implementation"] for e in json.loads((r / "audit.json").read_text())["implementations"]]
+    code, out = ctx.cli("report", "--from", "x/r/audit.json", "--quiet")
+    inside = code == "exit 0" and not (ctx.tmp / "escaped.md").exists() and not (ctx.tmp / "x" / "escaped.md").exists()
+    return ("inside" if inside else f"outside ({code})"), out + "implementations: " + ", ".join(listed)
+
+
+def _stdout(ctx, redirect):
+    (ctx.tmp / "a.py").write_text(GOOD)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    proc = subprocess.run(["bash", "-c", f'exec "$@" {redirect}', "bash", sys.executable, "-m", "audit.cli", "run",
+                           "--impl", "a:f", "--quiet", "--max-examples", "3", "--cases", "cases", "--no-verify",
+                           "--json", "a.json", "--reports-dir", "r"], cwd=ctx.tmp, env=env, capture_output=True,
+                          text=True, timeout=600)
+    written = (ctx.tmp / "a.json").is_file() and (ctx.tmp / "r" / "audit.json").is_file()
+    return (f"exit {proc.returncode}" if written else "not written"), proc.stderr
+
+
+def _names_case(ctx):
+    import dataclasses
+
+    from audit.commands.writing import write_reports
+    from audit.enrich import enrich
+    from tests.fixtures.report_examples import example_result
+
+    result = example_result(sacrebleu=False)
+    nltk = result.adapters[0]
+    adapters = [dataclasses.replace(nltk, implementation=n, findings=[dataclasses.replace(f, implementation=n)
+                                                                       for f in nltk.findings]) for n in ("a", "A", "a-2")]
+    write_reports(enrich(dataclasses.replace(result, adapters=adapters), with_upstream=False), ctx.tmp / "r")
+    listed = [e["report"] for e in json.loads((ctx.tmp / "r" / "audit.json").read_text())["implementations"]]
+    distinct = len({n.casefold() for n in listed}) == 3 and all((ctx.tmp / "r" / n).is_file() for n in listed)
+    return ("kept" if distinct else "one file"), ", ".join(listed)
+
+
+def _impl0(key, value):
+    return lambda doc: doc["implementations"][0].update({key: value})
+
+
+CASES.update({
+    "out-stdout-full": lambda c: _stdout(c, ">/dev/full"),
+    "out-stdout-closed": lambda c: _stdout(c, ">&-"),
+    "out-names-case": _names_case,
+    "report-dotdot": lambda c: _report_from(c, _impl0("report", "../../escaped.md")),
+    "report-absolute-chart": lambda c: _report_from(c, lambda d: _chart_of(d).update(chart=str(c.tmp / "x.svg"))),
+    "report-null": lambda c: _report_from(c, _impl0("report", None)),
+    "report-nul": lambda c: _report_from(c, _impl0("report", "a\x00b.md")),
+    "report-manifest-name": lambda c: _report_from(c, _impl0("report", ".chrf-audit-manifest.json")),
+    "report-shared-file": lambda c: _report_from(c, lambda d: d["implementations"][1].update(report="nltk.md")),
+    "report-sweep-1e308": _sweep_1e308,
+    "report-no-environment": lambda c: _report_from(c, lambda d: d.update(environment={})),
+    "report-link-charts": _link_charts,
+    "report-link-file": lambda c: _linked(c, "a.md"),
+    "run-link-issues": lambda c: _linked(c, "issues", run=True),
+    "run-carried-dotdot": _carried_dotdot,
+})
+
+
 def test_every_documented_fault_has_a_case_and_back():
     assert set(_rows()) == set(CASES)
 

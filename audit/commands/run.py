@@ -160,7 +160,7 @@ def check_output_names(args, adapters, default_dir=None) -> None:
 
     try:
         check([a.name for a in adapters], [args.reports_dir or default_dir, args.markdown],
-              Path(args.cases) if getattr(args, "save_cases", False) and args.cases is not None else None)
+              Path(getattr(args, "save_cases_to", args.cases)) if getattr(args, "save_cases", False) else None)
     except BaseException:
         for a in adapters:
             a.close()
@@ -204,7 +204,7 @@ def execute(args, adapters, on_summary=None):
     jobs = getattr(args, "jobs", None) or default_jobs()
     with ProgressLine(not getattr(args, "quiet", False)) as progress:
         return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
-                         cases_dir=args.cases, save_cases=args.save_cases,
+                         cases_dir=args.cases, save_cases=args.save_cases and Path(getattr(args, "save_cases_to", args.cases)),
                          derandomize=getattr(args, "derandomize", False), progress=progress,
                          on_summary=on_summary, jobs=jobs, hypothesis_profile=getattr(args, "hypothesis_profile", None))
 
@@ -261,36 +261,47 @@ def upstream_records(args, implementations) -> tuple:
     return versions, related
 
 
-def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check_lines=None) -> None:
-    """Render the document and write every output asked for: the terminal table, each
-    reports directory, --json, --junit, the GitHub job summary.  ``accepted``: the findings
-    ``check`` accepts, {(implementation, family): reason} (skipped in JUnit);
-    ``check_lines``: the gate's verdict, for the job summary."""
+def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check_lines=None) -> bytes:
+    """Render the document and write every file output asked for: each reports directory,
+    --json, --junit, the GitHub job summary; return the findings table, which the caller
+    prints last (``outputs.to_stdout``), so that a full or closed standard output loses no
+    file.  One output that cannot be written does not keep the others from being written:
+    its error (one line) is raised after them.  ``accepted``: the findings ``check`` accepts,
+    {(implementation, family): reason} (skipped in JUnit); ``check_lines``: the gate's
+    verdict, for the job summary."""
     from ..files import outputs
     from . import writing
     from ..render import github, json_report, junit, terminal
     from .progress import Phases
 
     width, color = outputs.terminal_facts()
-    outputs.print_bytes(terminal.render(doc, width=width, color=color)["terminal.txt"])
+    table = terminal.render(doc, width=width, color=color)["terminal.txt"]
     phases = phases or Phases(False)
     targets = report_targets(args, default_dir)
-    try:  # the paths were checked before the audit (audit.files.outputs); this is a late failure
-        with phases.phase("writing reports", total=len(targets) + bool(args.json) + bool(args.junit)) as task:
-            for target in targets:
-                writing.write_reports(doc, target, accepted=accepted)
-                task.advance()
-            if args.json:
-                outputs.atomic_write(args.json, json_report.render(doc)["audit.json"])
-                task.advance()
-            if args.junit:
-                outputs.atomic_write(args.junit, junit.render(doc, accepted)["junit.xml"])
-                task.advance()
-        summary = outputs.step_summary_path()
-        if summary:
+    writes = [lambda t=t: writing.write_reports(doc, t, accepted=accepted) for t in targets]
+    if args.json:
+        writes.append(lambda: outputs.atomic_write(args.json, json_report.render(doc)["audit.json"]))
+    if args.junit:
+        writes.append(lambda: outputs.atomic_write(args.junit, junit.render(doc, accepted)["junit.xml"]))
+    failed = None
+    with phases.phase("writing reports", total=len(writes)) as task:
+        for write in writes:  # the paths were checked before the audit (audit.files.outputs): a late failure
+            try:
+                write()
+            except OSError as exc:
+                failed = failed or UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}")
+            except UsageError as exc:
+                failed = failed or exc
+            task.advance()
+    summary = outputs.step_summary_path()
+    if summary:
+        try:
             outputs.append_file(summary, github.render(doc, check_lines)["step-summary.md"])
-    except OSError as exc:
-        raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
+        except OSError as exc:
+            failed = failed or UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}")
+    if failed is not None:
+        raise failed
+    return table
 
 
 def run(args) -> int:
@@ -336,5 +347,8 @@ def run(args) -> int:
         close_all(adapters)
     doc = report.document(enriched, timestamp=args.timestamp)  # render ...
     with Phases(not args.quiet) as phases:
-        write_outputs(args, doc, default_dir, phases=phases)  # ... and write
+        table = write_outputs(args, doc, default_dir, phases=phases)  # ... and write
+    from ..files.outputs import to_stdout
+
+    to_stdout(table)  # last: a full or closed stdout loses no file
     return 1 if result.findings else 0

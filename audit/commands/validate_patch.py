@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..files import jsontext
 from ..errors import UsageError
-from ..files.outputs import atomic_write, check_file
+from ..files.outputs import atomic_write, check_file, to_stdout
 from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overrides, validate_search_args
 
 
@@ -72,9 +72,9 @@ def validate_patch(args) -> int:
     with Phases(not args.quiet) as phases:  # drawn on stderr for a terminal, as run's
         result = validate(target, diff=diff, diff_name=str(args.patch) if args.patch else "patch",
                           source=args.source, progress=phases)
-    print(render(result))
     if args.json:
         write_json(result, args.json)
+    to_stdout((render(result) + "\n").encode("utf-8", "backslashreplace"))  # last: a full stdout loses no file
     return 0 if result.ok else 1
 
 

@@ -105,13 +105,21 @@ def slug(name: str) -> str:
 
 
 def unique_slugs(names: list[str]) -> dict[str, str]:
-    seen: dict[str, int] = {}
+    """A file-name slug per name, no two the same ignoring case (one file on a
+    case-insensitive file system): a repeated slug gets -2, -3, ... (``a``, ``A``, ``a-2`` are
+    ``a``, ``A-2``, ``a-2-2``, not two ``a-2``)."""
+    used: set[str] = set()
     out = {}
     for n in names:
-        base = slug(n)
-        k = seen.get(base.lower(), 0)
-        seen[base.lower()] = k + 1
-        out[n] = base if k == 0 else f"{base}-{k + 1}"
+        if n in out:
+            continue
+        base = cand = slug(n)
+        k = 1
+        while cand.lower() in used:
+            k += 1
+            cand = f"{base}-{k}"
+        used.add(cand.lower())
+        out[n] = cand
     return out
 
 

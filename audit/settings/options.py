@@ -214,8 +214,8 @@ _TABLE = (
          "with hypothesis.settings.register_profile; see docs/hypothesis.md", _SEARCH, _profile, "NAME"),
     _opt("tolerance", float, 1e-9, "absolute tolerance on the 0..100 scale (default 1e-9)", _SEARCH, _tolerance, "X"),
     _opt("timeout", float, 5.0, "per-call timeout in seconds (default 5)", _SEARCH + (ENTRY,), _timeout, "SECONDS"),
-    _opt("cases", Path, None, "regression cases replayed first (default: cases/ when it exists; the pytest "
-         "plugin: chrf-audit's curated cases; a named DIR must exist)", _SEARCH, _cases, "DIR"),
+    _opt("cases", Path, None, "regression cases replayed first (default: cases/ when it exists, else "
+         "chrf-audit's curated cases, also for the pytest plugin; a named DIR must exist)", _SEARCH, _cases, "DIR"),
     # -- the gate and its outputs (check; [tool.chrf-audit]) --------------------------------
     _opt("strict", bool, False, "stale entries (accepted findings that no longer reproduce) and expired ones "
          "fail too", (CLI, CONFIG)),
