@@ -54,3 +54,16 @@ def dumps(doc: Any, *, indent: Optional[int] = 2, sort_keys: bool = False, reada
         # outside strings the text holds only printable ASCII and the newlines of ``indent``
         text = "".join(ch if ch.isprintable() or ch == "\n" else _u(ch) for ch in text)
     return text + "\n"
+
+
+def nested_deeper(doc: Any, most: int) -> bool:
+    """Whether the parsed JSON ``doc`` nests arrays and objects deeper than ``most`` levels
+    (iterative: a document that is too deep for Python's stack is measured all the same)."""
+    stack = [(doc, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > most:
+            return True
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        stack.extend((x, depth + 1) for x in items if isinstance(x, (list, dict)))
+    return False
