@@ -8,7 +8,7 @@ the root-cause line and the suggested patch, in about 80 lines.  A view of the d
 
 from __future__ import annotations
 
-from ._doc import anchors, claims_text, families, findings_of, first, marked_line, source_where
+from ._doc import anchors, claims_text, families, findings_of, first, marked_line, source_where, version_of
 from ._text import md_code, num, repro_text, visible
 from .markdown import combined_path, issue_path
 
@@ -57,7 +57,7 @@ def _expected_actual(f: dict) -> list[str]:
 
 def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     impl = entry["implementation"]
-    version = entry.get("version") or (doc["environment"].get("packages") or {}).get(impl)
+    version = version_of(doc, entry)
     f0 = group[0]
     title = f0.get("title") or f0["family"]
     title = title[0].upper() + title[1:]
@@ -111,7 +111,7 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
 def render_combined(doc: dict, entry: dict) -> str:
     """The combined patch as one pasteable issue: every family it fixes, each linked to its own."""
     impl, c = entry["implementation"], entry["combined_patch"]
-    version = entry.get("version") or (doc["environment"].get("packages") or {}).get(impl)
+    version = version_of(doc, entry)
     groups = families(findings_of(doc, impl))
     lines = [f"# {impl}{' ' + version if version else ''}: one patch for {len(c.get('families', []))} chrF bugs", ""]
     lines += ["It fixes, each described with its repro in its own issue:", ""]
