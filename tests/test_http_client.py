@@ -215,6 +215,9 @@ def test_bad_urls_are_one_line(url):
 
 def test_reports_write_the_url_without_credentials():
     assert public_url("https://user:pw@host:8443/score?key=s3cret#x") == "https://host:8443/score"
+    handler, _ = script(httpx.Response(400, text="you sent key=k3y-s3cret"))
+    c = HttpClient("https://host/score?key=k3y-s3cret", transport=httpx.MockTransport(handler))
+    assert "s3cret" not in c.send({}).detail  # a service echoing its URL
 
 
 def test_curl_commands_never_hold_the_headers():

@@ -33,9 +33,11 @@ def masked_url(url: str) -> str:
 
 def url_secrets(url) -> list[str]:
     """The secrets of a parsed URL (httpx.URL): its password, its user name when it has no
-    password (a token given as the user), and the ``Basic`` credentials httpx sends for them."""
+    password (a token given as the user), the ``Basic`` credentials httpx sends for them, and
+    the values of its query (``?key=...``)."""
     user, password = url.username, url.password
     out = [password] if password else ([user] if user else [])
+    out += [v for _, v in url.params.multi_items()]
     if user or password:
         out.append(base64.b64encode(f"{user}:{password}".encode("utf-8")).decode("ascii"))
         out.append(f"{user}:{password}")
