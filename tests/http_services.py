@@ -152,7 +152,11 @@ BUGS = {"half-up": HalfUp, "unreduced-fraction": Unreduced, "ascii-whitespace": 
 
 # -- transport faults: ASGI middleware around the healthy service ------------------------------
 class Faulty:
-    """``fault(n, body)`` -> None (serve normally) or what to do with the n-th request."""
+    """``fault(n, body)`` -> None (serve normally) or what to do with the n-th request:
+    ``("status", code | (code, retry_after))``, ``("sleep", s)``, ``("garbage", None)``,
+    ``("drop", None)``, ``("drip", s)`` (the healthy answer a byte every s seconds),
+    ``("rewrite", f)`` (the healthy answer's bytes through f), ``("raw", body | (code, body))``,
+    ``("echo", "refusal" | "score" | "text")`` (the request's headers sent back)."""
 
     def __init__(self, app, fault):
         self.app, self.fault, self.count = app, fault, 0
