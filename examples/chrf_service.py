@@ -158,7 +158,7 @@ def serve(app, host: str = "127.0.0.1", port: int = 8000) -> None:
     sock.bind((host, port))
     sock.listen(128)
     bound = sock.getsockname()[1]
-    print(f"listening on http://{host}:{bound}/", flush=True)
+    print(f"listening on http://{f'[{host}]' if ':' in host else host}:{bound}/", flush=True)  # IPv6 in brackets
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
     server.run(sockets=[sock])
 

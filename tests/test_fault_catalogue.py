@@ -16,6 +16,7 @@ import pytest
 from audit.adapters import resolve
 from audit.cli import main
 from tests.fixtures.procs import alive as _alive, marked as _marked, until as _until
+from tests.http_faults import CASES as HTTP_CASES
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -454,6 +455,7 @@ CASES = {
     "signal-int": lambda c: _signal(c, signal.SIGINT),
     "signal-kill-tmp": _kill_tmp,
 }
+CASES.update(HTTP_CASES)  # scoring services, contract files, untrusted text in reports: tests/http_faults.py
 
 
 # -- reports directories and audit.json (issue 29, items 1, 2, 8, 13) -----------------------

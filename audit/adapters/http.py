@@ -23,10 +23,11 @@ from decimal import Decimal
 from typing import Optional
 
 from ..settings import options
-from ..http.client import HttpClient, Reply, check_url, headers_from_env, public_url
+from ..http.client import HttpClient, Reply, check_header, check_url, headers_from_env, public_url, secret_values
 from .base import Adapter, AdapterError, Claims, Support
 
-_DECIMAL = re.compile(r"^[0-9]{1,3}\.[0-9]+$")
+#: a score as a decimal string (whole string: no trailing newline), at most 100 places
+_DECIMAL = re.compile(r"[0-9]{1,3}\.[0-9]{1,100}")
 
 
 def _utf8_len(text: str) -> int:
@@ -70,13 +71,16 @@ class HttpAdapter(Adapter):
         contract = load(contract_spec)
         environ = os.environ if environ is None else environ
         headers = dict(contract.doc["request"].get("headers") or {})
+        for k, v in headers.items():
+            check_header(k, v, f"{contract.origin}: request.headers")
         extra = headers_from_env(environ)
         headers.update(extra)
         from ..http.client import HEADERS_ENV, TOKEN_ENV
 
         env_headers = tuple(v for v in (HEADERS_ENV, TOKEN_ENV) if environ.get(v))
         client = HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
-                            concurrency=concurrency, retries=retries, max_requests=max_requests, headers=headers)
+                            concurrency=concurrency, retries=retries, max_requests=max_requests, headers=headers,
+                            secrets=tuple(secret_values(extra)))
         adapter = cls(url, contract, client, name=name, env_headers=env_headers)
         try:
             adapter.preflight()
@@ -158,6 +162,8 @@ class HttpAdapter(Adapter):
         body = reply.body
         if isinstance(body, dict) and "error" in body and "score" not in body:
             return ("exception", f"error response: {str(body['error'])[:200]}")
+        if reply.duplicates:
+            return ("invalid", reply.text[:200], f"the answer repeats the key {reply.duplicates[0]!r} in one object")
         try:
             scores = self.contract.field(body, "segment_scores")
         except (KeyError, TypeError):
@@ -167,7 +173,7 @@ class HttpAdapter(Adapter):
                     f"segment_scores is not a list of {n} scores (got {type(scores).__name__}"
                     + (f" of {len(scores)}" if isinstance(scores, list) else "") + ")")
         s = scores[k]
-        if not isinstance(s, str) or not _DECIMAL.match(s):
+        if not isinstance(s, str) or not _DECIMAL.fullmatch(s):
             return ("invalid", repr(s)[:200], f"segment_scores[{k}] is not a decimal string")
         return ("value", float(Decimal(s)), s)
 

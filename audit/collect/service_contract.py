@@ -250,7 +250,7 @@ def _finding(adapter, fam: str, b: _Broken, judge: Judge) -> Finding:
     if v.actual is not None:
         try:
             actual_num = float(Fraction(v.actual)) if "/" in v.actual else float(v.actual)
-        except (ValueError, ZeroDivisionError):
+        except (ValueError, ZeroDivisionError, OverflowError):
             actual_num = None
     inputs = {"hypotheses": list(fields["hypotheses"]), "references": [[r] for r in fields["references"]]}
     promise = BY_FAMILY.get(fam)
@@ -296,9 +296,13 @@ def _table(adapter, run: ContractRun, summary, scored: list[Probe], replies: lis
 
 
 def _get(contract, reply, name):
+    """A field of the answer, as the table keeps it: a value whose JSON is longer than 2000
+    characters as the start of that JSON."""
     if reply.kind != "json":
         return None
     try:
-        return contract.field(reply.body, name)
+        value = contract.field(reply.body, name)
     except (KeyError, TypeError):
         return None
+    text = json.dumps(value, ensure_ascii=False)
+    return value if len(text) <= 2000 else text[:1999] + "…"

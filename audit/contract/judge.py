@@ -5,6 +5,12 @@ before naming it: a score that is right but for its last decimal is a rounding f
 score that is the value *without* lowercasing (or at the default beta) is the lowercase
 (or beta) promise, a token list that is the unlowercased tokens likewise; anything else
 wrong is the value promise itself (corpus score, segment scores, tokens).
+
+Every pattern is matched against the whole string (``fullmatch``; a trailing newline is not
+the end of a score), and a list of the wrong length breaks its promise (``segment_scores``
+one item short is not "nothing to compare").  What an answer's *form* breaks (a repeated
+member name, a number that is not written the contract's way, the output schema) is
+``contract-response-schema``, once per answer.
 """
 
 from __future__ import annotations
@@ -13,13 +19,15 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from math import gcd
 from typing import Any, Optional
 
 from .definition import Evaluation, decimal_text, fraction_text
 
-_FRACTION = re.compile(r"^(0|[1-9][0-9]*)/([1-9][0-9]*)$")
-_DECIMAL = re.compile(r"^[0-9]{1,3}\.[0-9]+$")
+_FRACTION = re.compile(r"(0|[1-9][0-9]*)/([1-9][0-9]*)")
+#: digits of a numerator or denominator read (the exact score's have a few dozen; Python's
+#: int() refuses more than 4300 by default): a longer one is not the contract's fraction
+MAX_DIGITS = 1000
+SCHEMA = "contract-response-schema"
 
 
 @dataclass(frozen=True)
@@ -59,13 +67,25 @@ def unscored(reply) -> Optional[Violation]:
     return Violation("", ("refused a valid input: " if reply.kind == "refused" else "") + reply.detail, outcome)
 
 
-def _number(text: Any, pattern) -> Optional[Fraction]:
-    if not isinstance(text, str):
+def _fraction(text: Any) -> Optional[Fraction]:
+    """The value of a fraction text "n/d" (None: not one, or too long to read)."""
+    m = _FRACTION.fullmatch(text) if isinstance(text, str) else None
+    if not m or max(len(m.group(1)), len(m.group(2))) > MAX_DIGITS:
         return None
-    m = pattern.match(text)
-    if not m:
-        return None
-    return Fraction(int(m.group(1)), int(m.group(2))) if pattern is _FRACTION else Fraction(Decimal(text))
+    return Fraction(int(m.group(1)), int(m.group(2)))
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """A value of the answer, for a detail: its repr, at most ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _approx(x: Fraction) -> str:
+    try:
+        return repr(float(x))
+    except OverflowError:
+        return "(too large for a float)"
 
 
 class Judge:
@@ -75,6 +95,8 @@ class Judge:
         self.contract = contract
         self.metric = contract.metric
         self.places = contract.decimals
+        #: how the contract writes a score: up to three integer digits, exactly ``places`` decimals
+        self._decimal_form = re.compile(r"[0-9]{1,3}" + (rf"\.[0-9]{{{self.places}}}" if self.places else ""))
         self._cache: dict = {}
 
     def expected(self, fields: dict, **changes) -> Evaluation:
@@ -105,19 +127,24 @@ class Judge:
         c, body, out = self.contract, reply.body, []
         n = len(fields["hypotheses"])
         ev = self.expected(fields)
+        if getattr(reply, "duplicates", ()):
+            out.append(Violation(SCHEMA, f"the answer repeats the member {reply.duplicates[0]!r} in one object (a "
+                                 "JSON answer has one value per name; which one counts depends on the reader)",
+                                 "invalid"))
         for err in c.output_errors(body)[:1]:
-            out.append(Violation("contract-response-schema", f"output schema: {err}", "invalid"))
+            out.append(Violation(SCHEMA, f"output schema: {err}", "invalid"))
         for name, want in (("segment_count", n), ("beta", fields["beta"]), ("lowercase", fields["lowercase"])):
             try:
                 got = c.echo(body, name)
             except (KeyError, TypeError):
                 continue
             if got != want or type(got) is not type(want):
-                out.append(Violation("contract-response-schema", f"{name} is {got!r}, the request's is {want!r}", "invalid"))
+                out.append(Violation(SCHEMA, f"{name} is {_shown(got)}, the request's is {want!r}", "invalid"))
         out += self._corpus(fields, body, ev)
         out += self._segments(fields, body, ev, n)
         out += self._tokens(fields, body, ev, n)
-        return out
+        form = [v for v in out if v.family == SCHEMA]
+        return [v for v in out if v.family != SCHEMA] + form[:1]  # the answer's form: once
 
     def _field(self, body, name):
         try:
@@ -128,15 +155,22 @@ class Judge:
     def _corpus(self, fields, body, ev) -> list[Violation]:
         out = []
         text = self._field(body, "score_fraction")
-        value = _number(text, _FRACTION)
+        value = _fraction(text)
         exact = ev.score
+        if isinstance(text, str) and value is None:
+            m = _FRACTION.fullmatch(text)
+            if m:  # digits beyond MAX_DIGITS: not the reduced exact score, whatever its value
+                out.append(Violation("contract-corpus-score", f"score_fraction has {len(m.group(1))}/"
+                                     f"{len(m.group(2))} digits, the contract's is {fraction_text(exact)}",
+                                     "invalid", expected=exact))
+            else:
+                out.append(Violation(SCHEMA, f"score_fraction {_shown(text)} is not a fraction n/d", "invalid"))
         if value is not None and value != exact:
             fam = self._attribute(fields, lambda e: e.score, value) or "contract-corpus-score"
-            out.append(Violation(fam, f"score_fraction {text} = {float(value)!r}, the contract's is "
+            out.append(Violation(fam, f"score_fraction {text} = {_approx(value)}, the contract's is "
                                  f"{fraction_text(exact)} = {float(exact)!r}", expected=exact, actual=text))
         elif value is not None:
-            n, d = map(int, text.split("/"))
-            if gcd(n, d) != 1:
+            if text != fraction_text(value):  # equal, but not in lowest terms
                 out.append(Violation("contract-fraction-reduced", f"score_fraction {text} is not reduced: "
                                      f"{fraction_text(exact)}", expected=exact, actual=text))
         score = self._field(body, "score")
@@ -147,8 +181,11 @@ class Judge:
     def _decimal(self, fields, text, exact, pick, what, family, segment=None, value_wrong=False) -> list[Violation]:
         """A decimal text against the exact value rounded half to even."""
         want = decimal_text(exact, self.places)
-        if not isinstance(text, str) or text == want or not _DECIMAL.match(text):
-            return []  # absent or malformed: the schema's business
+        if not isinstance(text, str) or text == want:
+            return []  # absent or not a string: the schema's business
+        if not self._decimal_form.fullmatch(text):
+            return [Violation(SCHEMA, f"{what} {_shown(text)} is not a decimal with {self.places} places", "invalid",
+                              segment=segment)]
         got = Fraction(Decimal(text))
         for rounding in ("half-up", "half-down", "down"):
             if text == decimal_text(exact, self.places, rounding):
@@ -166,8 +203,12 @@ class Judge:
 
     def _segments(self, fields, body, ev, n) -> list[Violation]:
         scores = self._field(body, "segment_scores")
-        if not isinstance(scores, list) or len(scores) != n:
-            return []
+        if not isinstance(scores, list):
+            return []  # absent or not a list: the schema's business
+        if len(scores) != n:
+            return [Violation("contract-segment-scores", f"segment_scores has {len(scores)} item"
+                              f"{'s' * (len(scores) != 1)} for {n} segment{'s' * (n != 1)}", "invalid",
+                              expected=ev.score)]
         if scores == [decimal_text(x, self.places) for x in ev.segment_scores]:
             return []  # every text is the exact value rounded half to even: nothing to say
         seen, out = set(), []
@@ -181,8 +222,11 @@ class Judge:
 
     def _tokens(self, fields, body, ev, n) -> list[Violation]:
         items = self._field(body, "word_tokens")
-        if not isinstance(items, list) or len(items) != n:
-            return []
+        if not isinstance(items, list):
+            return []  # absent or not a list: the schema's business
+        if len(items) != n:
+            return [Violation("contract-word-tokens", f"word_tokens has {len(items)} item{'s' * (len(items) != 1)} "
+                              f"for {n} segment{'s' * (n != 1)}", "invalid", expected=ev.score)]
         for i, (item, want) in enumerate(zip(items, ev.word_tokens)):
             try:
                 got = self.contract.tokens_of(item)

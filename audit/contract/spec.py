@@ -17,9 +17,20 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import UsageError
+from ..files.jsontext import nested_deeper
+from . import schemas
 from .definition import Metric, code_points
 
 DATA = Path(__file__).with_name("data")
+
+#: Bounds of what a contract file may declare: what chrf-audit sends and computes follows from
+#: them (the limit probes build max_segments segments and max_text_bytes of text, the judge
+#: scores them exactly), so a file must not make one audit cost minutes or gigabytes.  The
+#: fixed probes hold up to 4 segments and ~300 bytes (the minimums).
+BOUNDS = {"max_segments": (4, 4096), "max_text_bytes": (1024, 262144), "beta": (1, 1000),
+          "whitespace_code_points": 64, "punctuation": 128}
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+_POINTER = {"type": "string", "pattern": "^(/[^/]*)*$", "maxLength": 256}
 
 #: What a contract file must hold (the parts the audit reads), as a JSON Schema.
 CONTRACT_SCHEMA = {
@@ -28,8 +39,8 @@ CONTRACT_SCHEMA = {
                  "limits", "input_schema", "output_schema"],
     "properties": {
         "contract_format": {"const": 1},
-        "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]*$"},
-        "version": {"type": "string", "minLength": 1},
+        "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]{0,63}$"},
+        "version": {"type": "string", "pattern": "^[0-9A-Za-z][0-9A-Za-z.+_~-]{0,63}$"},
         "metric": {
             "type": "object",
             "required": ["char_order", "word_order", "whitespace", "punctuation", "score_decimals", "rounding"],
@@ -37,8 +48,9 @@ CONTRACT_SCHEMA = {
                 "char_order": {"type": "integer", "minimum": 1, "maximum": 16},
                 "word_order": {"type": "integer", "minimum": 0, "maximum": 4},
                 "averaging": {"const": "effective-order"},
-                "whitespace": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4,6}(-[0-9A-Fa-f]{4,6})?$"}},
-                "punctuation": {"type": "string"},
+                "whitespace": {"type": "array", "minItems": 1, "maxItems": BOUNDS["whitespace_code_points"],
+                               "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4,6}(-[0-9A-Fa-f]{4,6})?$"}},
+                "punctuation": {"type": "string", "maxLength": BOUNDS["punctuation"]},
                 "score_decimals": {"type": "integer", "minimum": 0, "maximum": 12},
                 "rounding": {"const": "half-even"},
             },
@@ -51,27 +63,42 @@ CONTRACT_SCHEMA = {
         },
         "response": {
             "type": "object", "required": ["score", "score_fraction", "segment_scores", "word_tokens"],
-            "properties": {k: {"type": "string", "pattern": "^(/[^/]*)*$"}
-                           for k in ("score", "score_fraction", "segment_scores", "word_tokens")},
+            "properties": {
+                **{k: _POINTER for k in ("score", "score_fraction", "segment_scores", "word_tokens")},
+                "echo": {"type": "object", "additionalProperties": _POINTER},
+                "word_tokens_item": {"type": "object", "required": ["hypothesis", "reference"],
+                                     "properties": {"hypothesis": {"type": "string"}, "reference": {"type": "string"}}},
+            },
         },
         "parameters": {
             "type": "object",
             "properties": {
                 "beta": {"type": "object", "required": ["minimum", "maximum", "default"],
-                         "properties": {"minimum": {"type": "integer", "minimum": 1},
-                                        "maximum": {"type": "integer"}, "default": {"type": "integer"}}},
+                         "properties": {k: {"type": "integer", "minimum": BOUNDS["beta"][0], "maximum": BOUNDS["beta"][1]}
+                                        for k in ("minimum", "maximum", "default")}},
                 "lowercase": {"type": "object", "required": ["default"],
                               "properties": {"default": {"type": "boolean"}}},
             },
         },
         "limits": {
             "type": "object", "required": ["max_segments", "max_text_bytes"],
-            "properties": {"max_segments": {"type": "integer", "minimum": 1},
-                           "max_text_bytes": {"type": "integer", "minimum": 16},
+            "properties": {**{k: {"type": "integer", "minimum": BOUNDS[k][0], "maximum": BOUNDS[k][1]}
+                              for k in ("max_segments", "max_text_bytes")},
                            "lone_surrogates": {"enum": ["refused", "accepted"]}},
         },
         "input_schema": {"type": "object"},
         "output_schema": {"type": "object"},
+        "example": {
+            "type": "object",
+            "properties": {
+                "request": {"type": "object", "required": ["hypotheses", "references"],
+                            "properties": {"hypotheses": {**_STRINGS, "minItems": 1},
+                                           "references": {**_STRINGS, "minItems": 1}}},
+                "response": {"type": "object",
+                             "properties": {"score": {"type": "string"}, "score_fraction": {"type": "string"},
+                                            "segment_scores": _STRINGS}},
+            },
+        },
     },
 }
 
@@ -176,7 +203,7 @@ class Contract:
 
     def output_errors(self, response: Any) -> list[str]:
         """Where a response breaks the output schema (empty: it conforms)."""
-        return _schema_errors(self.doc["output_schema"], response)  # (fast path: _fast_valid)
+        return schemas.errors(self.doc["output_schema"], response)
 
     def exact(self, fraction: Fraction) -> str:
         from .definition import decimal_text
@@ -209,58 +236,6 @@ def _replace_input(template: Any, fields: Any) -> Any:
     return template
 
 
-#: Keywords whose meaning is the same in draft-07 and draft 2020-12: a schema that uses only
-#: these is first checked by a compiled fastjsonschema validator (a 256-segment answer in
-#: ~1 ms instead of ~50), and jsonschema (2020-12, the authority) runs only to word an error.
-_PORTABLE = frozenset({"$schema", "title", "description", "type", "const", "enum", "pattern", "minimum",
-                       "maximum", "minLength", "maxLength", "minItems", "maxItems", "items", "required",
-                       "properties", "additionalProperties"})
-_COMPILED: dict = {}
-
-
-def _portable(schema: Any) -> bool:
-    if isinstance(schema, dict):
-        if not set(schema) <= _PORTABLE or isinstance(schema.get("items"), list):
-            return False
-        subs = list((schema.get("properties") or {}).values())
-        subs += [v for k, v in schema.items() if k in ("items", "additionalProperties") and isinstance(v, dict)]
-        return all(_portable(x) for x in subs)
-    return isinstance(schema, bool)
-
-
-def _fast_valid(schema: dict, doc: Any) -> bool:
-    """True when a compiled validator accepts ``doc`` (False: not known to be valid)."""
-    key = json.dumps(schema, sort_keys=True)
-    if key not in _COMPILED:
-        fn = None
-        if _portable(schema):
-            import fastjsonschema
-
-            fn = fastjsonschema.compile({k: v for k, v in schema.items() if k != "$schema"})
-        _COMPILED[key] = fn
-    fn = _COMPILED[key]
-    if fn is None:
-        return False
-    try:
-        fn(doc)
-    except Exception:  # noqa: BLE001 - any refusal: let jsonschema judge and word it
-        return False
-    return True
-
-
-def _schema_errors(schema: dict, doc: Any) -> list[str]:
-    if _fast_valid(schema, doc):
-        return []
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(schema)
-    out = []
-    for e in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
-        where = "/" + "/".join(str(p) for p in e.absolute_path)
-        out.append(f"{where}: {e.message[:160]}")
-    return out
-
-
 def builtin_names() -> list[str]:
     return sorted(p.name[: -len(".json")] for p in DATA.glob("*@*.json"))
 
@@ -288,17 +263,46 @@ def load(spec: str) -> Contract:
         doc = json.loads(text)
     except ValueError as e:
         raise UsageError(f"{origin}: invalid JSON: {e}") from None
-    errors = _schema_errors(CONTRACT_SCHEMA, doc)
+    except RecursionError:
+        raise UsageError(f"{origin}: invalid JSON (nested too deeply)") from None
+    if nested_deeper(doc, schemas.MAX_DEPTH):
+        raise UsageError(f"{origin}: not a contract file: nested deeper than {schemas.MAX_DEPTH} levels")
+    errors = schemas.errors(CONTRACT_SCHEMA, doc)
     if errors:
         raise UsageError(f"{origin}: not a contract file: {errors[0]}")
     for key in ("input_schema", "output_schema"):
-        import jsonschema
-
         try:
-            jsonschema.Draft202012Validator.check_schema(doc[key])
-        except jsonschema.SchemaError as e:
-            raise UsageError(f"{origin}: {key} is not a JSON Schema: {e.message[:160]}") from None
+            schemas.check(doc[key])
+        except ValueError as e:
+            raise UsageError(f"{origin}: {key} {e}") from None
     body = json.dumps(doc["request"]["body"])
     if '"$hypotheses"' not in body or '"$references"' not in body:
         raise UsageError(f"{origin}: request.body must hold \"$hypotheses\" and \"$references\"")
+    problem = _inconsistent(doc)
+    if problem:
+        raise UsageError(f"{origin}: not a contract file: {problem}")
     return Contract(doc, origin)
+
+
+def _inconsistent(doc: dict) -> Optional[str]:
+    """What a contract file states that cannot all hold (None: nothing), beyond its schema."""
+    beta = doc["parameters"].get("beta")
+    if beta and not beta["minimum"] <= beta["default"] <= beta["maximum"]:
+        return (f"/parameters/beta: minimum {beta['minimum']}, default {beta['default']} and maximum "
+                f"{beta['maximum']} are not in that order")
+    count = 0
+    for item in doc["metric"]["whitespace"]:
+        lo, _, hi = item.partition("-")
+        lo, hi = int(lo, 16), int(hi or lo, 16)
+        if not lo <= hi <= 0x10FFFF:
+            return f"/metric/whitespace: {item} is not a range of code points (low to high, at most 10FFFF)"
+        count += hi - lo + 1
+        if count > BOUNDS["whitespace_code_points"]:
+            return f"/metric/whitespace: more than {BOUNDS['whitespace_code_points']} code points"
+    ex = (doc.get("example") or {}).get("request")
+    if ex:
+        n, texts = len(ex["hypotheses"]), ex["hypotheses"] + ex["references"]
+        if n != len(ex["references"]) or n > doc["limits"]["max_segments"] or \
+                sum(len(t.encode("utf-8", "surrogatepass")) for t in texts) > doc["limits"]["max_text_bytes"]:
+            return "/example/request: not a valid request of this contract (segment counts or limits)"
+    return None

@@ -8,7 +8,7 @@ the root-cause line and the suggested patch, in about 80 lines.  A view of the d
 
 from __future__ import annotations
 
-from ._doc import anchors, claims_text, families, findings_of, first, marked_line, source_where
+from ._doc import anchors, claims_text, families, findings_of, first, marked_line, source_where, version_of
 from . import issue_text as T
 from ._text import md_code, num, repro_text, visible
 from .markdown import combined_path, issue_path
@@ -58,7 +58,7 @@ def _expected_actual(f: dict) -> list[str]:
 
 def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     impl = entry["implementation"]
-    version = entry.get("version") or (doc["environment"].get("packages") or {}).get(impl)
+    version = version_of(doc, entry)
     f0 = group[0]
     issue = first(group, "issue")
     patch = first(group, "patch")
@@ -145,7 +145,7 @@ def _alt_expected_actual(alt: dict, shown: dict) -> list[str]:
 def render_combined(doc: dict, entry: dict) -> str:
     """The combined patch as one pasteable issue: every family it fixes, each linked to its own."""
     impl, c = entry["implementation"], entry["combined_patch"]
-    version = entry.get("version") or (doc["environment"].get("packages") or {}).get(impl)
+    version = version_of(doc, entry)
     groups = families(findings_of(doc, impl))
     issues = [first(g, "issue") or {} for g in groups]
     lib = next((i["library"] for i in issues if i.get("library")), impl)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of, first,
-                   is_metamorphic, largest_text, marked_line, source_where)
+                   is_metamorphic, largest_text, marked_line, source_where, version_of)
 from ._text import escape, fit_line, md_cell, md_code, md_table, num, repro_text, signed, visible
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
@@ -323,7 +323,7 @@ def render_one(doc: dict, entry: dict) -> str:
     """The report of one implementation (``entry``: one of ``doc["implementations"]``)."""
     impl = entry["implementation"]
     env = doc["environment"]
-    version = entry.get("version") or (env.get("packages") or {}).get(impl)
+    version = version_of(doc, entry)
     findings = findings_of(doc, impl)
     groups = families(findings)
     lines = [f"# chrF audit of {md_cell(impl)}{' ' + md_cell(version) if version else ''}", ""]
