@@ -29,10 +29,24 @@ SUBREAPER = str(Path(__file__).resolve().parents[1] / "processes" / "subreaper.p
 
 
 def _runnable(command: str, program: str) -> None:
-    """The program must exist and be executable (the launcher would only find out later)."""
+    """The program must exist and be executable (the launcher would only find out later);
+    the message says what the path is when it is not a program (``/dev/null`` is a
+    character device, not a missing file)."""
     if shutil.which(program) is not None:
         return
-    why = "Permission denied" if os.sep in program and os.path.isfile(program) else "No such file or directory"
+    why = "No such file or directory"
+    if os.sep in program and os.path.lexists(program):
+        import stat
+
+        try:
+            mode = os.stat(program).st_mode
+        except OSError as e:
+            mode, why = None, e.strerror or str(e)
+        if mode is not None:
+            kind = next((what for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                                                 (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                                                 (stat.S_ISSOCK, "a socket")) if test(mode)), None)
+            why = f"it is {kind}, not a program" if kind else "Permission denied (not executable)"
     raise AdapterError(f"cannot start --external {command!r}: {why}: {program!r}")
 
 
