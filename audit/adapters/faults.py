@@ -40,9 +40,7 @@ import json
 from collections import OrderedDict
 from typing import Callable, Optional
 
-#: The outcome kinds that cost a restart (``invalid``: an answer stream that cannot be
-#: trusted any more, not a returned non-number).
-FAULTS = ("crash", "timeout", "invalid")
+#: The faults (crashes, hangs, broken answers: what costs a restart) in a row that trip a line.
 IN_A_ROW = 3
 MAX_PROBES = 3
 PROBE_GAP = 4
