@@ -208,7 +208,9 @@ def test_a_hang_is_shrunk_with_a_derived_limit_and_confirmed_with_the_full_timeo
     assert (finding.family, finding.minimal.outcome, finding.flaky) == ("timeout", "timeout", False)
     # confirmed: the full timeout (the line tripped meanwhile: so many inputs hang)
     assert finding.minimal.detail in ("no answer within 3 s", "no answer within 3 s" + NOTE)
-    assert len(finding.minimal.inputs["hypothesis"]) == 3  # shrunk to the trigger
+    # shrunk (from inputs of up to dozens of characters) to one that hangs: three characters, or
+    # a few more if the machine stalled a short answer past the derived limit meanwhile
+    assert 3 <= len(finding.minimal.inputs["hypothesis"]) <= 8
     # the full timeout is waited for the first hang and for the confirmation: bounded
     assert 1 <= full_hangs <= 1 + 2
 
