@@ -19,7 +19,17 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..adapters.arguments import difference  # shared with the worker: the caller's lists
+try:  # shared with the worker, which checks every call of an implementation (the caller's lists)
+    from ..adapters.arguments import difference
+except ImportError:  # loaded alone, by its file, in the evaluatio server's venv: the file, by its path
+    import importlib.util
+    from pathlib import Path
+
+    _spec = importlib.util.spec_from_file_location(
+        "chrf_audit_arguments", Path(__file__).resolve().parents[1] / "adapters" / "arguments.py")
+    _arguments = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_arguments)
+    difference = _arguments.difference
 
 #: Both global generators are seeded with this before the call, so the report can say what
 #: the caller's next draw would have been.
