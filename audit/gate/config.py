@@ -189,6 +189,9 @@ def load(path: Optional[Path] = None) -> Config:
     try:
         data = _toml.loads(text)
     except _toml.TOMLDecodeError as exc:
+        if text.startswith("\ufeff"):  # what some Windows editors write first
+            raise UsageError(f"{path}: invalid TOML: it starts with a byte-order mark (BOM, U+FEFF), which TOML "
+                             "does not allow: save it as UTF-8 without BOM") from None
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
     tool = data.get("tool", {})
     if not isinstance(tool, dict) or "chrf-audit" not in tool:

@@ -109,10 +109,10 @@ def _accepts(value, label):
     return ",".join(names)
 
 
-def _order(name):
+def _order(name, low=0):
     def check(value, label):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise UsageError(f"{label} must be an integer >= 0, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise UsageError(f"{label} must be an integer >= {low}, got {value!r}")
         limits.check_claims({name: value}, "")
         return value
     return check
@@ -257,7 +257,7 @@ _TABLE = (
          "parameters it ignores", (CLI, ENTRY), _accepts, "NAMES"),
     # -- what the implementation claims to compute (flags; entries; the plugin's keywords) ----
     _opt("char_order", int, None, "character n-gram order claimed (default the implementation's, 6)",
-         (CLI, ENTRY), _order("char_order"), "N"),
+         (CLI, ENTRY), _order("char_order", 1), "N"),
     _opt("word_order", int, None, "word n-gram order claimed (0 chrF, 2 chrF++)", (CLI, ENTRY),
          _order("word_order"), "N"),
     _opt("beta", float, None, "beta claimed (recall weight)", (CLI, ENTRY), _beta, "B"),

@@ -285,6 +285,8 @@ DEVIATIONS = [
     Deviation(id="invalid-output", title="the implementation returned something that is not a finite number", stage="outcome"),
     Deviation(id="out-of-range", title="the score is outside [0, scale]", stage="outcome"),
     Deviation(id="nondeterminism", title="the same input gave different scores on repeated calls", stage="outcome"),
+    Deviation(id="arguments-mutated", title="the implementation changed the lists it was given (its caller's data)",
+              stage="outcome"),
     Deviation(id="metamorphic-identical-not-perfect", title="an identical non-empty hypothesis and reference do not score 100",
               stage="metamorphic", sweep="length"),
     Deviation(id="metamorphic-segment-order", title="the corpus score changes when segments are reordered", stage="metamorphic",
