@@ -16,6 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
 
+from reference_impl.conventions import CONVENTIONS, COUNTED
+
 from ..errors import UsageError
 from ..files.jsontext import nested_deeper
 from . import schemas
@@ -31,6 +33,24 @@ BOUNDS = {"max_segments": (4, 4096), "max_text_bytes": (1024, 262144), "beta": (
           "whitespace_code_points": 64, "punctuation": 128}
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 _POINTER = {"type": "string", "pattern": "^(/[^/]*)*$", "maxLength": 256}
+
+_TEXT = {"type": "string", "maxLength": 1000}
+_READING = {"type": "object", "required": ["id", "text"], "additionalProperties": False,
+            "properties": {"id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,63}$"}, "text": _TEXT}}
+#: A point the contract's text leaves open (``checked``: "answers": each reading is accepted
+#: and the report names the one a service follows -- the point is a convention chrf-audit
+#: computes, ``reference_impl.conventions``, its readings named by id; "decided": the text
+#: decides it, its one reading is the judge's; "refusals": any reading is a refusal; "no":
+#: no answer can show which reading a service follows)
+_AMBIGUITY = {
+    "type": "object", "required": ["id", "readings", "checked"], "additionalProperties": False,
+    "properties": {"id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,63}$"},
+                   "text": {"type": "array", "maxItems": 8, "items": _TEXT},
+                   "readings": {"type": "array", "minItems": 1, "maxItems": 8,
+                                "items": {"anyOf": [{"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,63}$"},
+                                                    _READING]}},
+                   "checked": {"enum": ["answers", "decided", "refusals", "no"]}, "note": _TEXT},
+}
 
 #: What a contract file must hold (the parts the audit reads), as a JSON Schema.
 CONTRACT_SCHEMA = {
@@ -55,6 +75,11 @@ CONTRACT_SCHEMA = {
                 "rounding": {"const": "half-even"},
             },
         },
+        "machine_readable": {"type": "string", "pattern": "^/[A-Za-z0-9._~/@+-]{0,255}$"},
+        "mcp": {"type": "object", "required": ["tool", "arguments"],
+                "properties": {"tool": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,64}$"},
+                               "arguments": {"type": "object"}}},
+        "ambiguities": {"type": "array", "maxItems": 32, "items": _AMBIGUITY},
         "request": {
             "type": "object", "required": ["method", "body"],
             "properties": {"method": {"enum": ["POST", "PUT"]}, "path": {"type": "string"},
@@ -64,7 +89,7 @@ CONTRACT_SCHEMA = {
         "response": {
             "type": "object", "required": ["score", "score_fraction", "segment_scores", "word_tokens"],
             "properties": {
-                **{k: _POINTER for k in ("score", "score_fraction", "segment_scores", "word_tokens")},
+                **{k: _POINTER for k in ("envelope", "score", "score_fraction", "segment_scores", "word_tokens")},
                 "echo": {"type": "object", "additionalProperties": _POINTER},
                 "word_tokens_item": {"type": "object", "required": ["hypothesis", "reference"],
                                      "properties": {"hypothesis": {"type": "string"}, "reference": {"type": "string"}}},
@@ -94,9 +119,7 @@ CONTRACT_SCHEMA = {
                 "request": {"type": "object", "required": ["hypotheses", "references"],
                             "properties": {"hypotheses": {**_STRINGS, "minItems": 1},
                                            "references": {**_STRINGS, "minItems": 1}}},
-                "response": {"type": "object",
-                             "properties": {"score": {"type": "string"}, "score_fraction": {"type": "string"},
-                                            "segment_scores": _STRINGS}},
+                "response": {"type": "object"},  # the whole answer (``Contract.field`` reads it)
             },
         },
     },
@@ -167,6 +190,41 @@ class Contract:
     def lowercase_default(self) -> bool:
         return bool((self.doc["parameters"].get("lowercase") or {}).get("default", False))
 
+    @property
+    def ambiguities(self) -> list:
+        """The points the contract's text leaves open (``CONTRACT_SCHEMA``'s ``_AMBIGUITY``)."""
+        return list(self.doc.get("ambiguities") or [])
+
+    def readings(self, convention: str) -> tuple:
+        """The readings of ``convention`` (``reference_impl.conventions``) a service may follow,
+        the first the one expected values are shown in: those the contract declares, else the
+        one its words say (a contract that declares nothing is read literally: counted)."""
+        for a in self.ambiguities:
+            if a["id"] == convention and a["checked"] == "answers":
+                return tuple(a["readings"])
+        return (COUNTED,)
+
+    @property
+    def example_request(self) -> Optional[dict]:
+        return (self.doc.get("example") or {}).get("request")
+
+    @property
+    def example_response(self) -> Optional[Any]:
+        """The whole answer the contract gives for its example (None: not given)."""
+        return (self.doc.get("example") or {}).get("response")
+
+    def mcp_arguments(self, body: Any) -> dict:
+        """The arguments of the MCP tool call carrying request body ``body`` (the contract's
+        ``mcp.arguments`` with ``"$input"`` replaced; without an ``mcp`` section: the body)."""
+        m = self.doc.get("mcp")
+        if not m:
+            return body if isinstance(body, dict) else {"input": body}
+        return _fill(m["arguments"], body)
+
+    @property
+    def mcp_tool(self) -> str:
+        return (self.doc.get("mcp") or {}).get("tool") or self.name
+
     def takes(self, name: str) -> bool:
         """Whether the contract declares the optional parameter ``name``."""
         return name in self.doc["parameters"]
@@ -228,6 +286,18 @@ def render(template: Any, values: dict) -> Any:
     return template
 
 
+def _fill(template: Any, value: Any) -> Any:
+    """``template`` with the string ``"$input"`` replaced by ``value`` (kept as it is, even when
+    it is None or not an object: refusal probes send what the contract refuses)."""
+    if template == "$input":
+        return value
+    if isinstance(template, dict):
+        return {k: _fill(v, value) for k, v in template.items()}
+    if isinstance(template, list):
+        return [_fill(v, value) for v in template]
+    return template
+
+
 def _replace_input(template: Any, fields: Any) -> Any:
     if isinstance(template, dict):
         if template.get("hypotheses") == "$hypotheses" or template.get("references") == "$references":
@@ -258,7 +328,12 @@ def load(spec: str) -> Contract:
         raise UsageError(f"--contract {spec}: no such contract file")
     from ..files.textfiles import read_text
 
-    text = read_text(path, "a contract file")
+    return parse(read_text(path, "a contract file"), origin)
+
+
+def parse(text: str, origin: str) -> Contract:
+    """A contract from its JSON ``text`` (a file's, or a document a service published);
+    UsageError (one line naming ``origin``) when it is not a valid contract."""
     try:
         doc = json.loads(text)
     except ValueError as e:
@@ -278,7 +353,9 @@ def load(spec: str) -> Contract:
     body = json.dumps(doc["request"]["body"])
     if '"$hypotheses"' not in body or '"$references"' not in body:
         raise UsageError(f"{origin}: request.body must hold \"$hypotheses\" and \"$references\"")
-    problem = _inconsistent(doc)
+    if "mcp" in doc and '"$input"' not in json.dumps(doc["mcp"]["arguments"]):
+        raise UsageError(f"{origin}: mcp.arguments must hold \"$input\"")
+    problem = _inconsistent(doc) or _undeclarable(doc)
     if problem:
         raise UsageError(f"{origin}: not a contract file: {problem}")
     return Contract(doc, origin)
@@ -305,4 +382,30 @@ def _inconsistent(doc: dict) -> Optional[str]:
         if n != len(ex["references"]) or n > doc["limits"]["max_segments"] or \
                 sum(len(t.encode("utf-8", "surrogatepass")) for t in texts) > doc["limits"]["max_text_bytes"]:
             return "/example/request: not a valid request of this contract (segment counts or limits)"
+    return None
+
+
+def _undeclarable(doc: dict) -> Optional[str]:
+    """An ambiguity chrf-audit cannot hold answers to as declared (None: every one it can)."""
+    seen = set()
+    for i, a in enumerate(doc.get("ambiguities") or []):
+        where = f"/ambiguities/{i}"
+        if a["id"] in seen:
+            return f"{where}: {a['id']} is declared twice"
+        seen.add(a["id"])
+        ids = [r if isinstance(r, str) else r["id"] for r in a["readings"]]
+        if len(set(ids)) != len(ids):
+            return f"{where}: a reading is listed twice"
+        if a["checked"] == "answers":
+            known = CONVENTIONS.get(a["id"])
+            if known is None:
+                return (f"{where}: {a['id']} is no convention chrf-audit computes (answers can be held to: "
+                        f"{', '.join(sorted(CONVENTIONS))})")
+            unknown = [r for r in a["readings"] if not isinstance(r, str) or r not in dict(known.readings)]
+            if unknown:
+                return f"{where}: the readings of {a['id']} are {', '.join(dict(known.readings))}"
+        elif any(isinstance(r, str) for r in a["readings"]):
+            return f"{where}: a reading of a point that is not a convention needs an id and a text"
+        if a["checked"] == "decided" and len(ids) != 1:
+            return f"{where}: a point the text decides has one reading"
     return None
