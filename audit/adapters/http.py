@@ -10,8 +10,10 @@ corpus score is held to the contract's own definition by the contract checks
 (``audit.collect.service_contract``, run after the search by ``runner.finish_summary``).
 
 Scores come as decimals with the contract's places, so the comparison with the exact
-reference allows half a unit in the last place (``resolution``); whether that last place is
-*right* (half to even) is a contract check, exact.  A request that fails costs the inputs
+reference allows one unit in the last place (``resolution``: a score rounded any way, half to
+even, half up or truncated, is within it); whether that last place is *right* (half to even)
+is a contract check, exact, and named so (a truncating service is ``contract-score-rounding``,
+not a precision bug of the metric).  A request that fails costs the inputs
 it carried an outcome each (refused: ``exception``, 5xx or dropped: ``crash``, no answer:
 ``timeout``, not the contract's answer: ``invalid``), never the audit.
 """
@@ -56,8 +58,9 @@ class HttpAdapter(Adapter):
                                        definition="sacrebleu", scale=100)
         self.supports = Support(sentence=True, corpus=False, multi_reference=False, max_refs=1)
         self.accepts_surrogates = contract.limits.get("lone_surrogates") == "accepted"
-        #: half a unit in the last decimal place, and a hair for float subtraction near 100
-        self.resolution = 0.5 * 10.0 ** -contract.decimals + 1e-11
+        #: a unit in the last decimal place (however the service rounds), and a hair for float
+        #: subtraction near 100
+        self.resolution = 10.0 ** -contract.decimals + 1e-11
         self._closed = False
         self._owner = True
 

@@ -9,6 +9,7 @@ cut to a length (an answer may be megabytes)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Optional
 
 from ._text import md_cell, md_code, md_table, visible
@@ -69,10 +70,10 @@ def reading_lines(table: Optional[dict], width: int = 100) -> list[str]:
     out = []
     for r in (table or {}).get("readings") or []:
         if r.get("checked") == "answers":
-            line = f"  reading: {_value(r.get('says', ''), 300)}"
-            more = f" ({r.get('answers', 0)} answers tell the readings apart)"
-            out.append(line + more if len(line + more) <= width else line if len(line) <= width
-                       else line[: width - 1] + "…")
+            # the reading is the point of the line: wrapped, never cut
+            text = f"reading: {_value(r.get('says', ''), 300)} ({r.get('answers', 0)} answers tell the readings apart)"
+            out += textwrap.wrap(text, max(width, 40), initial_indent="  ", subsequent_indent="    ",
+                                 break_long_words=True, break_on_hyphens=False)
     return out
 
 
