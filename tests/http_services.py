@@ -211,8 +211,13 @@ class Faulty:
             more = msg.get("more_body", False)
         action = self.fault(self.count, body)
 
-        async def replay():
-            return {"type": "http.request", "body": body, "more_body": False}
+        replayed = []
+
+        async def replay():  # the body read above, then what the client does (an MCP server waits for it)
+            if not replayed:
+                replayed.append(True)
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
         if action is None:
             return await self.app(scope, replay, send)
@@ -261,7 +266,8 @@ class Faulty:
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
             return await send({"type": "http.response.body", "body": b"<html>oops</html>"})
         if kind == "drop":  # a response started and cut short: the connection is closed
-            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"1000")]})
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"1000")] +
+                        ([(b"content-type", b"application/json")] if arg == "json" else [])})
             await send({"type": "http.response.body", "body": b'{"sco', "more_body": True})
             raise RuntimeError("connection dropped on purpose")
         raise AssertionError(kind)
@@ -282,6 +288,10 @@ async def _captured(app, scope, receive) -> tuple:
 
 def _has(body: bytes, text: str) -> bool:
     return text.encode() in body
+
+
+def _mcp_call(body: bytes) -> bool:
+    return _has(body, '"tools/call"') and _has(body, "~")
 
 
 def _echo(n: int, body: bytes):
@@ -309,6 +319,12 @@ FAULTS = {
     "escape-on-tilde": lambda n, body: ("raw", (400, b'{"error": "\x1b]0;owned\x07\x1b[2J"}'))
     if _has(body, "~") else None,
     "echo": _echo,
+    # MCP (tools/call requests holding "~"): no answer, an answer that is not MCP's, a connection
+    # cut mid-answer, an answer over 16 MiB
+    "mcp-hang-on-tilde": lambda n, body: ("sleep", 30) if _mcp_call(body) else None,
+    "mcp-garbage-on-tilde": lambda n, body: ("garbage", None) if _mcp_call(body) else None,
+    "mcp-drop-on-tilde": lambda n, body: ("drop", "json") if _mcp_call(body) else None,
+    "mcp-huge-on-tilde": lambda n, body: ("raw", b"[" + b" " * (17 << 20) + b"]") if _mcp_call(body) else None,
 }
 
 

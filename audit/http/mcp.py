@@ -40,6 +40,10 @@ from ..errors import UsageError
 from .client import MAX_BODY, RETRY_BUDGET_TIMEOUTS, RequestBudgetExhausted, Reply, one_line, parse_json
 from .secrets import Redactor, url_secrets
 
+#: how the SDK's streamable HTTP client words an answer it could not read (it makes a JSON-RPC
+#: error of it): not a refusal by the server but no answer
+_NOT_AN_ANSWER = ("Unexpected content type", "Failed to parse JSON response", "server answered a request with 202",
+                  "SSE stream failed")
 #: what a call's transport saw (set per call: the SDK runs a request's POST in its context)
 _CALL: contextvars.ContextVar = contextvars.ContextVar("chrf_audit_mcp_call", default=None)
 
@@ -180,6 +184,8 @@ class McpClient:
         text = self.redact.text(one_line(str(inner) or type(inner).__name__, 160))
         if "refused" in text.lower():
             return "connection refused"
+        if type(inner).__name__ == "ConnectError":
+            return f"cannot connect ({text})"
         return f"no MCP session ({type(inner).__name__}: {text})"
 
     # -- calls ----------------------------------------------------------------------------------
@@ -266,6 +272,8 @@ class McpClient:
                     s.dead = True
                 return self._reply("dropped", None, "", f"connection closed without a complete answer: {message} "
                                    f"{tries}", attempt)
+            if message.startswith(_NOT_AN_ANSWER):  # the SDK's words for an answer it could not read
+                return self._reply("garbage", None, message, f"the answer is not MCP's: {message}", attempt)
             if inner.code in (INVALID_PARAMS, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND):
                 return self._reply("refused", None, message, f"JSON-RPC error {inner.code}: {message}", attempt)
             return self._reply("server-error", None, message, f"JSON-RPC error {inner.code}: {message} {tries}",
