@@ -7,6 +7,8 @@ session, its loop and its thread end with the audit."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -49,6 +51,23 @@ def test_mcp_gives_the_same_findings_as_http_against_the_same_scoring_code(servi
         assert mcp.findings == [] and mcp.adapters[0].contract["readings"][0]["followed"] == "not-counted"
     else:
         assert mcp.findings
+
+
+def test_an_mcp_findings_repro_is_a_script_on_the_sdk_that_shows_it(tmp_path):
+    """The repro of a finding of an MCP tool: standalone Python on the official SDK calling
+    the tool with the request that broke the promise; run, it prints the wrong value."""
+    from audit.enrich import enrich
+
+    with running("half-up", mcp=True) as url:
+        result = _audit(mcp=url + "mcp", tool=CONTRACT)
+        [f] = [f for f in result.findings if f.family == "contract-score-rounding"]
+        fd = enrich(result, with_upstream=True).of(f)
+        assert fd.snippet_language == "python" and "from mcp import Client" in fd.snippet
+        (tmp_path / "repro.py").write_text(fd.snippet)
+        out = subprocess.run([sys.executable, str(tmp_path / "repro.py")], capture_output=True, text=True,
+                             timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert f.minimal.actual_raw == "0.195313" and '"0.195313"' in out.stdout
 
 
 def test_the_mcp_command_exits_0_against_the_reference_tool(tmp_path):
