@@ -239,3 +239,48 @@ def test_stats_names_the_convention_a_point_estimate_follows():
     assert r.evidence["convention"] == HYP and r.evidence["reading"] == COUNTED
     assert CONV.note(COUNTED) in r.summary and HYP in r.summary and CONV.words(NOT_COUNTED) in r.summary
     assert CONV.note(NOT_COUNTED) in r.test
+
+
+def _state_run(alter):
+    """``_state`` against a service that answers right, but for what ``alter(body, count)``
+    makes of the count-th answer to one body."""
+    import chrf_service
+
+    from audit.collect.service_contract import _state
+
+    service, seen = chrf_service.Service(), {}
+
+    def answer(body):
+        key = json.dumps(body, sort_keys=True)
+        seen[key] = seen.get(key, 0) + 1
+        status, out = service.handle(json.dumps(body).encode())
+        reply = Reply("json", status, out, "", f"HTTP {status}") if status == 200 else \
+            Reply("refused", status, out, "", f"HTTP {status}")
+        return alter(body, seen[key], reply)
+    run = ContractRun()
+    _state(run, Judge(C), _Client(answer), C)
+    return run
+
+
+def test_the_same_request_answered_otherwise_after_other_requests_is_proof():
+    first = {"hypotheses": ["the cat sat on the mat", "Dogs Bark."], "references": ["the cat is on the mat",
+                                                                                   "dogs bark."]}
+
+    def changed(body, count, reply):  # the third answer to the first request: another request's
+        if body == first and count == 3:
+            return _answer(["the cat sat on the mat", "Dogs Bark."], ["a cat sat there", "Cats meow."], COUNTED)
+        return reply
+    run = _state_run(changed)
+    assert set(run.broken) == {"contract-request-independence"}
+    assert "answered the same twice in a row, is answered differently after 3 other requests" in \
+        run.broken["contract-request-independence"].violation.detail
+    assert _state_run(lambda body, count, reply: reply).broken == {}
+
+
+def test_no_answer_after_other_requests_is_no_proof():
+    """The repeated request got no answer (its retries spent, say): nothing to compare."""
+    first = {"hypotheses": ["the cat sat on the mat", "Dogs Bark."], "references": ["the cat is on the mat",
+                                                                                   "dogs bark."]}
+    run = _state_run(lambda body, count, reply: Reply("server-error", 503, None, "busy", "HTTP 503")
+                     if body == first and count == 3 else reply)
+    assert "contract-request-independence" not in run.broken

@@ -150,7 +150,7 @@ def _state(run: ContractRun, judge: Judge, client, contract) -> None:
         elif _answer(reply) is not None:
             run.answers.setdefault(_answer(reply), (p, not problems))
     again = client.send(seq[0].body)
-    if _answer(first[0]) is not None and _answer(first[0]) == _answer(first[1]) != _answer(again):
+    if None not in (_answer(first[0]), _answer(again)) and _answer(first[0]) == _answer(first[1]) != _answer(again):
         run.add(seq[0], Violation("contract-request-independence", f"the same request, answered the same twice in a "
                                   f"row, is answered differently after {len(seq) - 1} other requests: "
                                   f"{_diff(first[0], again)}"), again)
