@@ -66,3 +66,13 @@ def test_differences_are_bounded():
     doc["limits"] = {"max_segments": 5, "max_text_bytes": 2000}
     diffs = D.differences(doc, BUILT_IN.doc)
     assert len(diffs) == D.MOST + 1 and diffs[-1].startswith("... and ")
+
+
+def test_a_configuration_entry_names_a_document_by_url_or_auto(tmp_path):
+    """`[tool.chrf-audit]` entries take the same --contract values: a URL or auto is not a
+    file relative to the configuration (a contract file still is)."""
+    from audit.gate.config import parse
+
+    entries = [{"http": "http://127.0.0.1:9/", "contract": c} for c in ("auto", "http://svc/v1/c", "c.json", CONTRACT)]
+    cfg = parse({"implementations": entries}, tmp_path / "pyproject.toml")
+    assert [e.contract for e in cfg.implementations] == ["auto", "http://svc/v1/c", str(tmp_path / "c.json"), CONTRACT]

@@ -18,7 +18,7 @@ from audit.collect.runner import run_audit
 from tests.http_services import running
 from tests.test_http_audit import CONTRACT, cli, essence
 
-EXAMPLES = 8
+EXAMPLES = 5
 
 
 def _threads() -> set:

@@ -52,7 +52,8 @@ def markdown_lines(table: Optional[dict]) -> list[str]:
                       + ("**reproduced**." if ex.get("reproduced") else "**not reproduced**.")]
     for r in table.get("readings") or []:
         if r.get("checked") == "answers":
-            lines += ["", f"The contract leaves a point open (`{_label(r)}`); the service's answers follow: "
+            lines += ["", f"The contract leaves a point open (`{visible(str(r.get('id', '')), keep='')[:80]}`); the "
+                          "service's answers follow: "
                           f"**{md_cell(_value(r.get('says', ''), 300))}** ({r.get('answers', 0)} answers tell the "
                           "readings apart; every declared reading keeps the promise)."]
     doc = table.get("document")
