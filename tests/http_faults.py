@@ -243,6 +243,7 @@ CASES = {
     "mcp-garbage": lambda c: _mcp_finding(c, "mcp-garbage-on-tilde", "contract-word-tokens"),
     "mcp-drop": lambda c: _mcp_finding(c, "mcp-drop-on-tilde", "contract-word-tokens"),
     "mcp-huge": lambda c: _mcp_finding(c, "mcp-huge-on-tilde", "contract-word-tokens"),
+    "mcp-hang-all": lambda c: (lambda r: (r[0], r[2]))(_mcp(c, "hang", "--timeout", "1")),
     "mcp-refused": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", CONTRACT),
     "mcp-not-mcp": lambda c: (lambda r: (r[0], r[2]))(_not_mcp(c)),
     "mcp-unknown-tool": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", "chrf-compute@9"),

@@ -322,6 +322,7 @@ FAULTS = {
     # MCP (tools/call requests holding "~"): no answer, an answer that is not MCP's, a connection
     # cut mid-answer, an answer over 16 MiB
     "mcp-hang-on-tilde": lambda n, body: ("sleep", 30) if _mcp_call(body) else None,
+    "hang": lambda n, body: ("sleep", 30),
     "mcp-garbage-on-tilde": lambda n, body: ("garbage", None) if _mcp_call(body) else None,
     "mcp-drop-on-tilde": lambda n, body: ("drop", "json") if _mcp_call(body) else None,
     "mcp-huge-on-tilde": lambda n, body: ("raw", b"[" + b" " * (17 << 20) + b"]") if _mcp_call(body) else None,
