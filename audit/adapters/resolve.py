@@ -75,6 +75,8 @@ def resolve(
     http_concurrency: int = options.default("http_concurrency"),
     http_retries: int = options.default("http_retries"),
     backend_options: Optional[dict] = None,
+    mcp: Optional[str] = None,
+    tool: Optional[str] = None,
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 
@@ -85,7 +87,10 @@ def resolve(
     * ``external``: a command speaking docs/external-protocol.md;
     * ``http`` with ``contract``: a scoring service held to its contract (docs/http.md), with
       at most ``max_requests`` requests, ``http_concurrency`` at a time, each retried up to
-      ``http_retries`` times on 429/5xx or a dropped connection.
+      ``http_retries`` times on 429/5xx or a dropped connection;
+    * ``mcp`` with ``tool``: the tool of an MCP server held to the contract ``tool`` names
+      (``contract``, if given, is its contract file, document URL or ``auto``), with the same
+      budget, concurrency and retries.
 
     ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
     ``max_refs`` (the most references per segment it takes; 1: a single-reference library),
@@ -112,17 +117,22 @@ def resolve(
     builtin: list[str] = []
     if impl is not None and ":" in impl:
         callable_spec = impl
-    elif impl is not None or (corpus_impl is None and external is None and http is None):
+    elif impl is not None or (corpus_impl is None and external is None and http is None and mcp is None):
         builtin = builtin_names(impl)
-    custom = int(bool(callable_spec or corpus_impl)) + int(external is not None) + int(http is not None)
-    if (http is None) != (contract is None):
+    custom = int(bool(callable_spec or corpus_impl)) + int(external is not None) + int(http is not None) + \
+        int(mcp is not None)
+    if (mcp is None) != (tool is None):
+        raise AdapterError("--mcp URL and --tool NAME@VERSION go together")
+    if mcp is not None and http is not None:
+        raise AdapterError("--http and --mcp: one service at a time")
+    if mcp is None and (http is None) != (contract is None):
         raise AdapterError("--http URL and --contract NAME@VERSION|FILE go together")
     if max_requests is not None and (isinstance(max_requests, bool) or not isinstance(max_requests, int)
                                      or max_requests < 1):
         raise AdapterError(f"--max-requests must be an integer >= 1, got {max_requests!r}")
-    if max_requests is not None and http is None:
+    if max_requests is not None and http is None and mcp is None:
         raise AdapterError("--max-requests limits the requests to an --http service")
-    if http is not None and overrides:
+    if (http is not None or mcp is not None) and overrides:
         raise AdapterError(f"--http: the contract states what the service computes; claim flags "
                            f"({', '.join(sorted(overrides))}) do not apply")
     accepts = _check_accepts(accepts)
@@ -198,6 +208,14 @@ def resolve(
             adapters.append(HttpAdapter.start(http, contract, timeout=timeout, max_requests=max_requests,
                                               concurrency=http_concurrency, retries=http_retries,
                                               name=given_name.strip() if given_name else None))
+        if mcp is not None:
+            from .mcp import McpAdapter
+
+            if max_refs is not None:
+                raise AdapterError("--max-refs: an --mcp tool takes what its contract states (one reference)")
+            adapters.append(McpAdapter.start(mcp, tool, contract, timeout=timeout, max_requests=max_requests,
+                                             concurrency=http_concurrency, retries=http_retries,
+                                             name=given_name.strip() if given_name else None))
     except BaseException:
         for a in adapters:
             a.close()

@@ -36,8 +36,8 @@ def add_impl_flags(p: argparse.ArgumentParser, timeout: float = options.default(
                    title: str = "implementation under audit") -> None:
     """The implementation options, the same for run, check and impact."""
     g = p.add_argument_group(title)
-    for name in ("impl", "corpus_impl", "external", "http", "contract", "max_requests", "http_concurrency",
-                 "http_retries", "max_refs", "name", "accepts"):
+    for name in ("impl", "corpus_impl", "external", "http", "contract", "mcp", "tool", "max_requests",
+                 "http_concurrency", "http_retries", "max_refs", "name", "accepts"):
         options.add_argument(g, name)
     options.add_argument(g, "timeout", default=timeout, help=f"per-call timeout in seconds (default {timeout:g})")
 
@@ -122,10 +122,12 @@ def custom_flags(args) -> dict:
     (absent in older namespaces); values checked by the option table."""
     out = {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
            "accepts": getattr(args, "accepts", None)}
-    if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None:
+    if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None or \
+            getattr(args, "mcp", None) is not None or getattr(args, "tool", None) is not None:
         http = options.validate({k: getattr(args, k, None) if getattr(args, k, None) is not None else options.default(k)
-                                 for k in ("http", "contract", "max_requests", "http_concurrency", "http_retries")})
-        out.update(http)
+                                 for k in ("http", "contract", "mcp", "tool", "max_requests", "http_concurrency",
+                                           "http_retries")})
+        out.update({k: v for k, v in http.items() if v is not None or k in ("http", "contract")})
     elif getattr(args, "max_requests", None) is not None:
         raise UsageError("--max-requests limits the requests to an --http service")
     return out
@@ -133,7 +135,8 @@ def custom_flags(args) -> dict:
 
 def implementation_given(args) -> bool:
     """Whether the command line (or a configuration entry) names implementations."""
-    return bool(args.impl or args.corpus_impl or args.external or getattr(args, "http", None))
+    return bool(args.impl or args.corpus_impl or args.external or getattr(args, "http", None)
+                or getattr(args, "mcp", None))
 
 
 def resolve_adapters(args):
@@ -309,7 +312,7 @@ def run(args) -> int:
 
     validate_search_args(args)
     check_report_outputs(args, Path("reports") if not implementation_given(args) else None)
-    if getattr(args, "impact_data", None) is not None and getattr(args, "http", None):
+    if getattr(args, "impact_data", None) is not None and (getattr(args, "http", None) or getattr(args, "mcp", None)):
         raise UsageError("--impact-data needs corpus scores; an --http service's are contract checks (docs/http.md)")
     if getattr(args, "impact_data", None) is not None:
         from ..impact import load_impact_data

@@ -241,13 +241,18 @@ _TABLE = (
          (CLI, ENTRY), metavar="COMMAND"),
     _opt("http", str, None, "a scoring service: the URL its contract's requests are sent to (with --contract; "
          "docs/http.md)", (CLI, ENTRY), metavar="URL"),
-    _opt("contract", str, None, "the service's contract: built in chrf-plus-plus-compute@1.0.0, or a contract "
-         "file", (CLI, ENTRY), metavar="NAME@VERSION|FILE"),
+    _opt("contract", str, None, "the service's contract: built in chrf-plus-plus-compute@1.0.0, a contract "
+         "file, a URL of a contract document, or auto (the service's versioned contract path)", (CLI, ENTRY),
+         metavar="NAME@VERSION|FILE|URL|auto"),
     _opt("max_requests", int, None, "--http: send at most N requests (retries not counted); more is a one-line "
          "error", (CLI, ENTRY), _positive_int, "N"),
     _opt("http_concurrency", int, 4, "--http: requests in flight at once (default 4)", (CLI,), _range(1, 64), "N"),
     _opt("http_retries", int, 3, "--http: retries of a request answered 429/5xx or dropped, with backoff and "
          "Retry-After (default 3)", (CLI,), _range(0, 64), "N"),
+    _opt("mcp", str, None, "an MCP server (streamable HTTP) whose tool is audited by its contract (with --tool; "
+         "docs/http.md)", (CLI,), metavar="URL"),
+    _opt("tool", str, None, "--mcp: the tool's contract, NAME@VERSION (built in: chrf-plus-plus-compute@1.0.0)",
+         (CLI,), metavar="NAME@VERSION"),
     _opt("max_refs", int, None, "the most references per segment the callable or program takes (1: a "
          "single-reference library); the search never sends more", (CLI, ENTRY), _positive_int, "N"),
     _opt("name", str, None, "name of the callable or program in reports and report file names",
