@@ -95,7 +95,7 @@ DEVIATIONS = [
     # -- how per-order statistics become a score
     Deviation(
         id="requested-order-divisor",
-        title="precision and recall are averaged over all requested n-gram orders instead of the effective orders "
+        title="the per-order scores (precision and recall, or F) are averaged over all requested n-gram orders instead of the effective orders "
         "(those with n-grams on both sides), so inputs shorter than the order are deflated",
         stage="score", models=(("divisor", "requested"),), applies=_sacre, trigger="short", sweep="length",
         roots={"nltk": (r"num_ngram_sizes\s*=\s*len\(",
