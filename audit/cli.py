@@ -17,7 +17,7 @@ import textwrap
 
 from .errors import UsageError
 
-COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report"]
+COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report", "versions"]
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -125,6 +125,9 @@ def main(argv=None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from .files.outputs import guard_std_streams
+
+    guard_std_streams()  # a closed stdout (``>&-``): no file of ours gets its descriptor
     procs.install()  # SIGTERM ends every child process tree and removes temporary directories
     procs.reopen()
     _private_hypothesis_storage()

@@ -35,6 +35,10 @@ class FindingDetails:
     #: metamorphic findings: the reference's exact value on the repro ("n/d", float), beside
     #: the "expected" that is the implementation's own score before the transformation
     reference_value: Optional[tuple] = None
+    #: the upstream issue's facts beyond the audit (``audit.enrich.issue_facts``): bug or
+    #: definition difference, title, environment, related discussion, regression, severity,
+    #: filed or not, and the issue's repro when it is not the minimal one
+    issue: Optional[dict] = None
 
 
 @dataclass

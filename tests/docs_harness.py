@@ -111,7 +111,7 @@ scale = 1
 
 def make_project(d: Path) -> Path:
     """A project directory holding what the docs take for granted: ``mypkg.chrf`` scoring as
-    it claims, ``fix.diff`` (nltk's divisor patch), segment files, ``examples/``, the CI
+    it claims, ``fix.diff`` (nltk's whitespace patch, a bug fix), segment files, ``examples/``, the CI
     recipe's pyproject.toml."""
     from audit import upstream
 
@@ -119,7 +119,7 @@ def make_project(d: Path) -> Path:
     (d / "mypkg" / "__init__.py").write_text("")
     (d / "mypkg" / "chrf.py").write_text(MYPKG + "\nsentence_chrf, corpus_chrf = sentence, corpus\n")
     (d / "pyproject.toml").write_text(PYPROJECT)
-    (d / "fix.diff").write_text(upstream.patch("nltk", "requested-order-divisor"))
+    (d / "fix.diff").write_text(upstream.patch("nltk", "whitespace-set-white-space"))
     shutil.copytree(ROOT / "examples", d / "examples")
     (d / "reference.txt").write_text("The cat sat on the mat.\nA dog barks.\nIt rains today.\n")
     (d / "sys1.txt").write_text("The cat sat on the mat.\nA dog barked.\nIt rains.\n")

@@ -16,6 +16,7 @@ import pytest
 from audit.adapters import resolve
 from audit.cli import main
 from tests.fixtures.procs import alive as _alive, marked as _marked, until as _until
+from tests.http_faults import CASES as HTTP_CASES
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -338,6 +339,152 @@ def _segments(ctx, files, *extra):
     return ctx.cli("impact", "sys.txt", "--ref", "ref.txt", "--resamples", "10", *extra)
 
 
+FAULTY = """\
+import os, signal, sys
+from reference_impl import sentence_score
+
+
+def _score(h, r):
+    return float(sentence_score(h, list(r)).score)
+
+
+class BadFloat(float):
+    def __float__(self):
+        raise RuntimeError("no float")
+
+
+class BadStr(Exception):
+    def __str__(self):
+        raise RuntimeError("no text")
+
+
+def exit3(h, r):
+    os._exit(3)
+
+
+def hang(h, r):
+    import time
+    time.sleep(1000)
+
+
+def killed(h, r):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def close_pipes(h, r):
+    os.closerange(0, 1024)
+    return 1.0
+
+
+def bad_float(h, r):
+    return BadFloat(1.0)
+
+
+def bad_str(h, r):
+    raise BadStr()
+
+
+def chatty(h, r):
+    sys.stderr.write("x" * (1 << 20))
+    return _score(h, r)
+
+
+def clears(h, r):
+    out = _score(h, r)
+    r.clear()
+    return out
+
+
+def term_parent(h, r):
+    os.kill(os.getppid(), signal.SIGTERM)
+    os.killpg(os.getpgid(os.getppid()), signal.SIGTERM) if h == "group" else None
+    return _score(h, r)
+
+
+def stop_parent(h, r):
+    os.kill(os.getppid(), signal.SIGSTOP)
+    return _score(h, r)
+
+
+def huge_ci(hypotheses, references, resamples=1000, alpha=0.05, seed=0):
+    return list(range(10_000_000))
+"""
+
+
+def _faulty(ctx, fn, hyp="a", timeout=30.0):
+    (ctx.tmp / "faulty.py").write_text(FAULTY)
+    return ctx.call(f"faulty:{fn}", hyp, timeout=timeout, cwd=ctx.tmp)
+
+
+def _every_call(ctx, fn, n, timeout=30.0, pick=2):
+    """``n`` calls of a planted fault: the outcome of call ``pick`` (the third: the one that
+    trips the budget), if the budget made at most three calls and a probe."""
+    (ctx.tmp / "faulty.py").write_text(FAULTY)
+    ctx.mp.chdir(ctx.tmp)
+    [a] = resolve(f"faulty:{fn}", timeout=timeout)
+    with a:
+        outs = a.sentence_scores([(f"h{i}", ["r"]) for i in range(n)])
+        restarts = a.restarts
+    made = sum(not getattr(o, "presumed", "") for o in outs)
+    return (outs[pick].kind if made <= 4 and restarts <= 4 else f"{made} calls, {restarts} restarts"), outs[pick].detail
+
+
+def _program_every_call(ctx, text, n=12):
+    (ctx.tmp / "prog.py").write_text(text)
+    [a] = resolve(external=f"{sys.executable} {ctx.tmp / 'prog.py'}", timeout=30.0)
+    with a:
+        outs = a.sentence_scores([(f"h{i}", ["r"]) for i in range(n)])
+        restarts = a.restarts
+    return (outs[0].kind if restarts <= 4 else f"{restarts} restarts"), outs[0].detail
+
+
+def _parent_signal(ctx, fn):
+    """A run whose implementation signals its parent, in a process of its own (it used to
+    reach the audit: SIGTERM ended it, SIGSTOP froze it)."""
+    (ctx.tmp / "faulty.py").write_text(FAULTY)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    proc = subprocess.Popen([sys.executable, "-m", "audit.cli", "run", "--impl", f"faulty:{fn}", "--quiet",
+                             "--max-examples", "5", "--cases", "cases", "--timeout", "20"], cwd=ctx.tmp, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        return "frozen", proc.communicate()[0]
+    return f"exit {proc.returncode}", out
+
+
+def _stderr_full_tmp(ctx):
+    import tempfile
+
+    ctx.mp.setattr(tempfile, "TemporaryFile", lambda *a, **k: open("/dev/full", "w+b", buffering=0))
+    return _faulty(ctx, "chatty", hyp="ref")
+
+
+def _huge_answer(ctx):
+    from audit.stats import callables
+
+    (ctx.tmp / "faulty.py").write_text(FAULTY)
+    ctx.mp.chdir(ctx.tmp)
+    proc = callables.make("faulty:huge_ci", "ci", timeout=120)
+    try:
+        out = proc.ci(["a b"], [["a b"]], resamples=10, alpha=0.05, seed=1)
+    finally:
+        proc.close()
+    return out.kind, out.detail
+
+
+def _first_lines(n: int, end: str) -> str:
+    return "".join(ln + end for ln in (HERE / "planted" / "catalogue.py").read_text().splitlines()[:n])
+
+
+STARTUP_LINE = ("import json, sys\nprint('starting up...', flush=True)\nfor line in sys.stdin:\n"
+                "    req = json.loads(line)\n    print(json.dumps({'id': req['id'], 'score': 50.0}), flush=True)\n")
+GARBAGE_ESC = "import sys\nfor line in sys.stdin:\n    print('garbage \\x1b[31m here', flush=True)\n"
+CATALOGUE_HEAD = "--- a/plantedpkg/catalogue.py{e}+++ b/plantedpkg/catalogue.py{e}@@ -1,2 +1,2 @@{e}"
+
+
 TRAVERSAL = ("--- a/plantedpkg/" + "../" * 40 + "{victim}\n+++ b/plantedpkg/" + "../" * 40 + "{victim}\n"
              "@@ -1 +1 @@\n-x\n+y\n")
 
@@ -359,6 +506,18 @@ CASES = {
     "impl-daemon-restart": lambda c: _daemons(c, _daemon_restart),
     "ext-daemon": lambda c: _daemons(c, _daemon_external),
     "stats-daemon": lambda c: _daemons(c, _daemon_stats),
+    "impl-exit-every-call": lambda c: _every_call(c, "exit3", 20),
+    "impl-hang-every-call": lambda c: _every_call(c, "hang", 12, timeout=1.0),
+    "impl-oom-every-call": lambda c: _every_call(c, "killed", 20),
+    "impl-close-pipes": lambda c: _every_call(c, "close_pipes", 20),
+    "impl-float-raises": lambda c: _faulty(c, "bad_float"),
+    "impl-str-raises": lambda c: _faulty(c, "bad_str"),
+    "impl-stderr-full-tmp": _stderr_full_tmp,
+    "impl-mutates-references": lambda c: ((c.tmp / "faulty.py").write_text(FAULTY),
+                                          c.cli("run", "--impl", "faulty:clears", "--max-examples", "5",
+                                                "--cases", "cases", "--no-verify"))[1],
+    "impl-sigterm-parent": lambda c: _parent_signal(c, "term_parent"),
+    "impl-sigstop-parent": lambda c: _parent_signal(c, "stop_parent"),
     "import-exit": lambda c: ((c.tmp / "suicidal.py").write_text("import os\nos._exit(9)\n"),
                               c.cli("run", "--impl", "suicidal:f", "--quiet"))[1],
     "import-sleep": lambda c: ((c.tmp / "sleepy.py").write_text("import time\ntime.sleep(1000)\n"),
@@ -373,6 +532,9 @@ CASES = {
     "ext-close-stdout": lambda c: c.external("close-stdout"),
     "ext-exit-fork": lambda c: c.external("exit-fork"),
     "ext-nested": lambda c: c.external("nested"),
+    "ext-startup-line": lambda c: _program_every_call(c, STARTUP_LINE),
+    "ext-garbage-escape": lambda c: _program_every_call(c, GARBAGE_ESC),
+    "ext-dev-null": lambda c: c.cli("run", "--external", "/dev/null", "--quiet"),
     "ext-out-of-order": lambda c: c.external("b", program="planted_external_ooo.py"),
     "ext-hello-types": lambda c: c.hello({"supports": [1]}),
     "ext-hello-sources": lambda c: c.hello({"sources": [1]}),
@@ -383,6 +545,7 @@ CASES = {
     "flag-timeout-inf": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "inf"),
     "flag-timeout-huge": lambda c: c.cli("run", "--impl", NEVER, "--timeout", "1e10"),
     "flag-char-order": lambda c: c.cli("run", "--impl", NEVER, "--char-order", "100000"),
+    "flag-char-order-zero": lambda c: c.cli("run", "--impl", NEVER, "--char-order", "0"),
     "flag-max-examples": lambda c: c.cli("run", "--impl", NEVER, "--max-examples", "1000000000"),
     "flag-tolerance-inf": lambda c: c.cli("run", "--impl", NEVER, "--tolerance", "inf"),
     "flag-cases-missing": lambda c: c.cli("run", "--impl", NEVER, "--cases", "nowhere"),
@@ -399,6 +562,8 @@ CASES = {
     "config-timeout": lambda c: ((c.tmp / "pyproject.toml").write_text(
         f'[tool.chrf-audit]\ntimeout = 1e10\n[[tool.chrf-audit.implementations]]\nimpl = "{NEVER}"\n'),
         c.cli("check"))[1],
+    "config-bom": lambda c: ((c.tmp / "pyproject.toml").write_bytes(
+        b"\xef\xbb\xbf[tool.chrf-audit]\n[[tool.chrf-audit.implementations]]\nimpl = \"nltk\"\n"), c.cli("check"))[1],
     "file-missing": lambda c: ((c.tmp / "ref.txt").write_text("a\n"), c.cli("impact", "nope.txt", "--ref", "ref.txt"))[1],
     "file-utf8": lambda c: _segments(c, {"ref.txt": b"a\n", "sys.txt": b"\xff\n"}),
     "file-lengths": lambda c: _segments(c, {"ref.txt": b"a\n", "sys.txt": b"a\nb\n"}),
@@ -447,6 +612,15 @@ CASES = {
                                  + (ROOT / "reference_impl" / "api.py").read_text().splitlines()[0] + "\n+x\n"),
     "diff-foreign": lambda c: ((c.tmp / "evil").mkdir(), (c.tmp / "evil" / "v.py").write_text("x\n"),
                                c.diff(f"--- {c.tmp}/evil/v.py\n+++ {c.tmp}/evil/v.py\n@@ -1 +1 @@\n-x\n+y\n"))[-1],
+    "diff-header-import": lambda c: c.diff("--- a/this.py\n+++ b/this.py\n@@ -1 +1 @@\n-x\n+y\n"),
+    "diff-header-setup": lambda c: ((c.tmp / "setup.py").write_text("import sys\nprint('setup.py ran')\nsys.exit(1)\n"),
+                                    c.diff("--- a/setup.py/x\n+++ b/setup.py/x\n@@ -1 +1 @@\n-x\n+y\n"))[1],
+    "diff-truncated": lambda c: c.diff(CATALOGUE_HEAD.replace("-1,2 +1,2", "-1,3 +1,3").format(e="\n")
+                                       + "-" + _first_lines(1, "\n") + "+changed\n"),
+    "diff-crlf": lambda c: c.diff(CATALOGUE_HEAD.format(e="\r\n") + "".join(
+        p + ln for p, ln in zip(("-", " "), _first_lines(2, "\r\n").splitlines(keepends=True)))
+        + "+" + _first_lines(1, "\r\n")),
+    "stats-huge-answer": _huge_answer,
     "stats-empty-cache": _stats_empty_cache,
     "stats-venv-fails": _stats_venv_fails,
     "diff-worsens": _diff_worsens,
@@ -454,6 +628,147 @@ CASES = {
     "signal-int": lambda c: _signal(c, signal.SIGINT),
     "signal-kill-tmp": _kill_tmp,
 }
+CASES.update(HTTP_CASES)  # scoring services, contract files, untrusted text in reports: tests/http_faults.py
+
+
+# -- reports directories and audit.json (issue 29, items 1, 2, 8, 13) -----------------------
+GOOD = "from reference_impl import sentence_score\n\n\ndef f(h, r):\n    return float(sentence_score(h, list(r)).score)\n"
+
+
+def _example_doc(_cache=[]):
+    """The document of the hand-made nltk + sacreBLEU result (charts, issues), made once."""
+    import copy
+
+    if not _cache:
+        from audit.enrich import enrich
+        from audit.render import document
+        from tests.fixtures.report_examples import example_result
+
+        _cache.append(document(enrich(example_result())))
+    return copy.deepcopy(_cache[0])
+
+
+def _report_from(ctx, edit, *extra):
+    """``report --from`` an audit.json (the example's, ``edit``ed) two levels down."""
+    doc = _example_doc()
+    edit(doc)
+    r = ctx.tmp / "x" / "r"
+    r.mkdir(parents=True, exist_ok=True)
+    (r / "audit.json").write_text(json.dumps(doc))
+    return ctx.cli("report", "--from", str(r / "audit.json"), *extra)
+
+
+def _chart_of(doc) -> dict:
+    return next(f for f in doc["findings"] if f.get("chart"))
+
+
+def _sweep_1e308(ctx):
+    def edit(doc):
+        rows = _chart_of(doc)["scope"]["rows"]
+        rows[0]["actual"], rows[1]["actual"] = 1e308, -1e308
+    code, out = _report_from(ctx, edit, "--quiet")
+    svg = (ctx.tmp / "x" / "r" / _chart_of(_example_doc())["chart"]).read_text() if code == "exit 0" else ""
+    return code, out + "".join(line for line in svg.splitlines() if "e+308" in line and "inf" not in line)
+
+
+def _linked(ctx, rel, run=False):
+    """A reports directory ``r`` (a run of ``a``, or the example's) where ``rel`` is a link out."""
+    (ctx.tmp / "elsewhere").mkdir()
+    (ctx.tmp / "a.py").write_text(GOOD)
+    r = ctx.tmp / "r"
+    if not run:
+        ctx.cli("run", "--impl", "a:f", "--name", "a", "--quiet", "--max-examples", "3", "--cases", "cases",
+                "--reports-dir", "r", "--no-verify")
+        (r / rel).unlink()
+    else:
+        r.mkdir()
+    (r / rel).symlink_to(ctx.tmp / "elsewhere" / ("victim.md" if rel.endswith(".md") else ""))
+    if run:
+        return ctx.cli("run", "--impl", "a:f", "--name", "a", "--quiet", "--max-examples", "3", "--cases", "cases",
+                       "--reports-dir", "r", "--no-verify")
+    return ctx.cli("report", "--from", "r/audit.json")
+
+
+def _link_charts(ctx):
+    r = ctx.tmp / "x" / "r"
+    r.mkdir(parents=True)
+    (ctx.tmp / "elsewhere").mkdir()
+    (r / "charts").symlink_to(ctx.tmp / "elsewhere")
+    code, out = _report_from(ctx, lambda doc: None)
+    return (code if not list((ctx.tmp / "elsewhere").iterdir()) else "written outside"), out
+
+
+def _carried_dotdot(ctx):
+    import hashlib
+
+    for name in "ab":
+        (ctx.tmp / f"{name}.py").write_text(GOOD)
+    run = ("--quiet", "--max-examples", "3", "--cases", "cases", "--reports-dir", "x/r", "--no-verify")
+    ctx.cli("run", "--impl", "a:f", "--name", "a", *run)
+    r = ctx.tmp / "x" / "r"
+    doc = json.loads((r / "audit.json").read_text())
+    doc["implementations"][0]["report"] = "../../escaped.md"  # planted, and the manifest made to prove it
+    (r / "audit.json").write_text(json.dumps(doc))
+    manifest = json.loads((r / ".chrf-audit-manifest.json").read_text())
+    manifest["sha256"]["audit.json"] = hashlib.sha256((r / "audit.json").read_bytes()).hexdigest()
+    (r / ".chrf-audit-manifest.json").write_text(json.dumps(manifest))
+    ctx.cli("run", "--impl", "b:f", "--name", "b", *run)
+    listed = [e["implementation"] for e in json.loads((r / "audit.json").read_text())["implementations"]]
+    code, out = ctx.cli("report", "--from", "x/r/audit.json", "--quiet")
+    inside = code == "exit 0" and not (ctx.tmp / "escaped.md").exists() and not (ctx.tmp / "x" / "escaped.md").exists()
+    return ("inside" if inside else f"outside ({code})"), out + "implementations: " + ", ".join(listed)
+
+
+def _stdout(ctx, redirect):
+    (ctx.tmp / "a.py").write_text(GOOD)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    proc = subprocess.run(["bash", "-c", f'exec "$@" {redirect}', "bash", sys.executable, "-m", "audit.cli", "run",
+                           "--impl", "a:f", "--quiet", "--max-examples", "3", "--cases", "cases", "--no-verify",
+                           "--json", "a.json", "--reports-dir", "r"], cwd=ctx.tmp, env=env, capture_output=True,
+                          text=True, timeout=600)
+    written = (ctx.tmp / "a.json").is_file() and (ctx.tmp / "r" / "audit.json").is_file()
+    return (f"exit {proc.returncode}" if written else "not written"), proc.stderr
+
+
+def _names_case(ctx):
+    import dataclasses
+
+    from audit.commands.writing import write_reports
+    from audit.enrich import enrich
+    from tests.fixtures.report_examples import example_result
+
+    result = example_result(sacrebleu=False)
+    nltk = result.adapters[0]
+    adapters = [dataclasses.replace(nltk, implementation=n, findings=[dataclasses.replace(f, implementation=n)
+                                                                       for f in nltk.findings]) for n in ("a", "A", "a-2")]
+    write_reports(enrich(dataclasses.replace(result, adapters=adapters), with_upstream=False), ctx.tmp / "r")
+    listed = [e["report"] for e in json.loads((ctx.tmp / "r" / "audit.json").read_text())["implementations"]]
+    distinct = len({n.casefold() for n in listed}) == 3 and all((ctx.tmp / "r" / n).is_file() for n in listed)
+    return ("kept" if distinct else "one file"), ", ".join(listed)
+
+
+def _impl0(key, value):
+    return lambda doc: doc["implementations"][0].update({key: value})
+
+
+CASES.update({
+    "out-stdout-full": lambda c: _stdout(c, ">/dev/full"),
+    "out-stdout-closed": lambda c: _stdout(c, ">&-"),
+    "out-names-case": _names_case,
+    "report-dotdot": lambda c: _report_from(c, _impl0("report", "../../escaped.md")),
+    "report-absolute-chart": lambda c: _report_from(c, lambda d: _chart_of(d).update(chart=str(c.tmp / "x.svg"))),
+    "report-null": lambda c: _report_from(c, _impl0("report", None)),
+    "report-nul": lambda c: _report_from(c, _impl0("report", "a\x00b.md")),
+    "report-manifest-name": lambda c: _report_from(c, _impl0("report", ".chrf-audit-manifest.json")),
+    "report-shared-file": lambda c: _report_from(c, lambda d: d["implementations"][1].update(report="nltk.md")),
+    "report-sweep-1e308": _sweep_1e308,
+    "report-no-environment": lambda c: _report_from(c, lambda d: d.update(environment={})),
+    "report-link-charts": _link_charts,
+    "report-link-file": lambda c: _linked(c, "a.md"),
+    "run-link-issues": lambda c: _linked(c, "issues", run=True),
+    "run-carried-dotdot": _carried_dotdot,
+})
 
 
 def test_every_documented_fault_has_a_case_and_back():

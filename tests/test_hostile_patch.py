@@ -115,3 +115,47 @@ def test_a_rename_header_stays_in_the_copy(tmp_path):
     assert (dest / "pkg" / "victim.py").read_text() == "precious = 'overwritten'\n"
     assert (site / "pkg" / "victim.py").read_text() == VICTIM
     assert not (tmp_path / "escaped.py").exists() and not (tmp_path / "dest" / "escaped.py").exists()
+
+
+# ------------------------------------------------------------------ issue 29 item 11
+
+
+@pytest.mark.parametrize("diff", [
+    "--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n",
+    "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n",
+    "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n-a\n+b\n\n c\n",  # an empty line is context
+    "--- a/m.py\n+++ b/m.py\n@@ -1,0 +1 @@\n+new\n@@ -5 +6 @@\n-x\n+y\n",
+])
+def test_complete_hunks_pass(diff):
+    from audit.patches.diffs import check_complete
+
+    check_complete(diff, "p.diff")
+
+
+@pytest.mark.parametrize("diff, holds", [
+    ("--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n-a\n+b\n", "holds 1 and 1"),
+    ("--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-a\n+b\n@@ -9,2 +9,2 @@\n x\n", "at line 6 announces 2 old and 2 new"),
+])
+def test_a_truncated_hunk_is_refused(diff, holds):
+    from audit.errors import UsageError
+    from audit.patches.diffs import check_complete
+
+    with pytest.raises(UsageError, match="truncated diff") as e:
+        check_complete(diff, "p.diff")
+    assert holds in str(e.value)
+
+
+def test_no_header_is_imported_in_chrf_audits_process(project, capsys):
+    """``find_spec("setup.py")`` imported ``setup``: a header ``a/setup.py/x`` ran the project's
+    setup.py in chrf-audit's process (its ``sys.exit`` ended the command); ``a/this.py`` printed
+    the Zen of Python."""
+    import sys
+
+    (project / "setup.py").write_text("open('setup-ran', 'w').close()\nimport sys\nsys.exit(1)\n")
+    for header in ("setup.py/x", "this.py"):
+        (project / "p.diff").write_text(f"--- a/{header}\n+++ b/{header}\n@@ -1 +1 @@\n-x\n+y\n")
+        sys.modules.pop("this", None)
+        assert main(["validate-patch", "--impl", f"{BUGGY}.sentence", "--patch", "p.diff", "--quiet"]) == 2
+        out, err = capsys.readouterr()
+        assert "not a file of any importable package" in err and out == "" and err.count("\n") == 1
+    assert not (project / "setup-ran").exists() and "this" not in sys.modules

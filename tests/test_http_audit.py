@@ -72,12 +72,21 @@ def test_the_reference_service_keeps_every_promise(tmp_path):
 
 PLANTED = {
     "half-up": {"contract-score-rounding"},
+    # issue 32: the rest of the issue's planted set
+    "truncated": {"contract-score-rounding"},
+    "no-effective-order": {"contract-segment-scores", "contract-corpus-score"},
+    "lowercased-tokens": {"contract-lowercase"},
     "unreduced-fraction": {"contract-fraction-reduced"},
     "ascii-whitespace": {"whitespace-set-ascii", "contract-segment-scores"},
     "every-punctuation": {"contract-word-tokens"},
     "257-segments": {"contract-refuses-segment-count"},
     "surrogate-500": {"contract-refuses-lone-surrogates"},
     "cache-by-hypotheses": {"contract-request-independence"},
+    # issue 29: lists one item short on multi-segment requests, a repeated member, "0.000000\n"
+    "short-segment-scores": {"contract-segment-scores"},
+    "short-word-tokens": {"contract-word-tokens"},
+    "duplicate-keys": {"contract-response-schema"},
+    "score-newline": {"contract-response-schema"},
 }
 
 
@@ -105,6 +114,20 @@ def test_each_planted_bug_is_found_named_and_reproduced_with_curl(bug, tmp_path)
     table = result.adapters[0].contract
     broken = {r["family"] for r in table["promises"] if r["status"] == "broken"}
     assert PLANTED[bug] - {"whitespace-set-ascii"} <= broken
+
+
+@pytest.mark.parametrize("bug, family", [("short-segment-scores", "segment_scores"), ("short-word-tokens", "word_tokens")])
+def test_the_gate_fails_a_list_one_item_short(bug, family, tmp_path):
+    """segment_scores (or word_tokens) one item short, with wrong values, on every request of
+    more than one segment: the judge skipped lists of the wrong length and the gate passed
+    ("22 of 22 promises kept", exit 0).  A wrong length is a broken promise."""
+    with running(bug) as url:
+        proc = cli("run", "--http", url, "--contract", CONTRACT, "--max-examples", "5", "--json", str(tmp_path / "a.json"))
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    assert "21 of 22 promises kept" in proc.stdout
+    [f] = json.loads((tmp_path / "a.json").read_text())["findings"]
+    assert f["family"] == f"contract-{family.replace('_', '-')}" and f["minimal"]["outcome"] == "invalid"
+    assert f["minimal"]["detail"].endswith(f"{family} has 3 items for 4 segments")
 
 
 def test_the_planted_families_come_with_the_right_evidence():
@@ -148,6 +171,9 @@ def test_user_mistakes_are_one_line(tmp_path):
         (["--http", "http://127.0.0.1:9/", "--contract", "nope@1"], "unknown contract 'nope@1'"),
         (["--http", "http://127.0.0.1:9/"], "go together"),
         (["--http", "http://127.0.0.1:9/", "--contract", CONTRACT, "--beta", "3"], "claim flags (beta) do not apply"),
+        (["--http", "http://127.0.0.1:99999/", "--contract", CONTRACT], "port 99999 is not a TCP port"),
+        (["--http", "http://::1:8000/", "--contract", CONTRACT], "not a URL"),
+        (["--http", "http://u:pw-s3cret@[::1/", "--contract", CONTRACT], "--http 'http://***@[::1/': not a URL"),
     ]:
         proc = cli("run", *args, "--quiet", "--max-examples", "2")
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
@@ -175,13 +201,23 @@ def test_the_gate_and_the_baseline_work_for_a_service(tmp_path):
 
 
 def test_secrets_from_the_environment_stay_out_of_reports(tmp_path):
+    """A service that echoes every header it gets (the bearer token, a configured header, the
+    URL's password as Basic credentials) in refusals, in scores and in non-JSON answers: no
+    output holds a secret -- markdown, issue files, audit.json, junit.xml, --json, --junit,
+    the terminal -- and the echoes are there, redacted (before: the token in 8 issue files)."""
     env = {"CHRF_AUDIT_HTTP_TOKEN": "tok-s3cret", "CHRF_AUDIT_HTTP_HEADERS": json.dumps({"X-Key": "hdr-s3cret"})}
-    with running("half-up") as url:
-        proc = cli("run", "--http", url, "--contract", CONTRACT, "--max-examples", "5", "--quiet",
-                   "--reports-dir", str(tmp_path / "r"), env=env)
+    with running("echo") as url:
+        proc = cli("run", "--http", url.replace("http://", "http://user:pw-s3cret@"), "--contract", CONTRACT,
+                   "--max-examples", "5", "--reports-dir", str(tmp_path / "r"), "--json", str(tmp_path / "a.json"),
+                   "--junit", str(tmp_path / "j.xml"), env=env)
     assert proc.returncode == 1, proc.stderr
-    written = "".join(p.read_text() for p in (tmp_path / "r").rglob("*") if p.is_file())
-    assert "s3cret" not in written + proc.stdout + proc.stderr
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert {"a.json", "j.xml", "audit.json", "junit.xml"} <= {p.name for p in files}
+    assert len([p for p in files if p.parent.parent.name == "issues"]) >= 3
+    written = "".join(p.read_text() for p in files)
+    for form in ("s3cret", "cHctczNjcmV0", "dXNlcjpwdy1zM2NyZXQ"):  # and the base64 of the password, user:password
+        assert form not in written + proc.stdout + proc.stderr, form
+    assert "x-key: [redacted]" in json.dumps(json.loads((tmp_path / "a.json").read_text()))
     assert "$CHRF_AUDIT_HTTP_TOKEN" in written and "$CHRF_AUDIT_HTTP_HEADERS" in written
 
 
@@ -217,3 +253,33 @@ def test_the_judge_computes_while_the_service_answers():
     run = ContractRun()
     _judge_all(run, judge, probes, Client())
     assert len(probes) > 5 and ready == [True] * len(probes) and not run.broken
+
+
+@pytest.mark.parametrize("service", ["sacrebleu", "sacrebleu+flapping"])
+def test_a_service_answering_like_the_published_example_with_sacrebleus_convention_keeps_every_promise(service,
+                                                                                                    tmp_path):
+    """Issue 32's "done when": a service written on sacreBLEU's own arithmetic
+    (examples/chrf_sacrebleu_service.py), answering in the published example's envelope and
+    following sacreBLEU 2.x's convention for the hypothesis n-grams of a segment without
+    reference n-grams -- and the same service answering 503 with Retry-After: 0 to every third
+    request -- exit 0 with no finding and a note naming the reading it follows."""
+    with running(service) as url:
+        proc = cli("run", "--http", url, "--contract", CONTRACT, "--max-examples", "5", "--quiet",
+                   "--markdown", str(tmp_path / "md"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    md = next((tmp_path / "md").glob("*.md")).read_text()
+    assert "the service's answers follow: **hypothesis n-grams of a segment without reference n-grams: not " \
+           "counted, as sacreBLEU 2.x**" in md
+    assert "no finding" in proc.stdout and "22 of 22 promises kept" in proc.stdout
+    assert "reading: hypothesis n-grams of a segment without reference n-grams: not counted, as sacreBLEU 2.x" \
+        in " ".join(proc.stdout.split())  # wrapped to the terminal's width
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_a_truncating_service_is_a_rounding_finding_only():
+    """Scores truncated to six decimals differ from the exact value by less than one unit of
+    the last place: the search allows that (the decimals are the contract's business) and the
+    contract names it; it is no float32-arithmetic bug of the metric."""
+    with running("truncated") as url:
+        result = audit(url, examples=5)
+    assert {f.family for f in result.findings} == {"contract-score-rounding"}

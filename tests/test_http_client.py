@@ -215,6 +215,9 @@ def test_bad_urls_are_one_line(url):
 
 def test_reports_write_the_url_without_credentials():
     assert public_url("https://user:pw@host:8443/score?key=s3cret#x") == "https://host:8443/score"
+    handler, _ = script(httpx.Response(400, text="you sent key=k3y-s3cret"))
+    c = HttpClient("https://host/score?key=k3y-s3cret", transport=httpx.MockTransport(handler))
+    assert "s3cret" not in c.send({}).detail  # a service echoing its URL
 
 
 def test_curl_commands_never_hold_the_headers():
@@ -233,7 +236,7 @@ def test_sentence_batches_follow_the_contracts_limits():
         body = json.loads(request.content)
         bodies.append(body)
         n = len(body["hypotheses"])
-        return httpx.Response(200, json={"segment_scores": ["100.000000"] * n})
+        return httpx.Response(200, json={"result": {"segment_scores": ["100.000000"] * n}})
     c = HttpClient(URL, transport=httpx.MockTransport(handler))
     a = HttpAdapter(URL, contract, c)
     out = a.sentence_scores([("a", ["a"])] * 600)
@@ -250,8 +253,9 @@ def test_sentence_batches_follow_the_contracts_limits():
 
 def test_a_broken_answer_costs_its_inputs_an_outcome_each():
     contract = load("chrf-plus-plus-compute@1.0.0")
-    answers = iter([httpx.Response(200, json={"segment_scores": ["1.0", 3]}), httpx.Response(500, text="boom"),
-                    httpx.Response(400, json={"error": "no"}), httpx.Response(200, json={"segment_scores": ["1"]})])
+    answers = iter([httpx.Response(200, json={"result": {"segment_scores": ["1.0", 3]}}),
+                    httpx.Response(500, text="boom"), httpx.Response(400, json={"error": "no"}),
+                    httpx.Response(200, json={"result": {"segment_scores": ["1"]}})])
     c = HttpClient(URL, transport=httpx.MockTransport(lambda r: next(answers)), retries=0)
     a = HttpAdapter(URL, contract, c)
     first = a.sentence_scores([("a", ["a"]), ("b", ["b"])])
@@ -259,3 +263,170 @@ def test_a_broken_answer_costs_its_inputs_an_outcome_each():
     assert a.sentence_scores([("a", ["a"])])[0].kind == "crash"
     assert a.sentence_scores([("a", ["a"])])[0].kind == "exception"
     assert a.sentence_scores([("a", ["a"]), ("b", ["b"])])[1].kind == "invalid"  # one score for two inputs
+
+
+# -- a hostile service on a raw socket (issue 29) ------------------------------------------------
+@contextmanager
+def dripping(head: bytes, body: bytes, every: float = 0.02):
+    """A real loopback server that reads a request and sends ``head`` at once, then ``body``
+    one byte every ``every`` seconds (each byte well within any timeout), until the client
+    goes or ``body`` ends."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                try:
+                    conn.sendall(head)
+                    for i in range(len(body)):
+                        if stop.wait(every):
+                            return
+                        conn.sendall(body[i:i + 1])
+                except OSError:
+                    continue
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}/"
+    finally:
+        stop.set()
+        srv.close()
+        thread.join(10)
+
+
+def _within(seconds: float, call):
+    """``call()``'s result, or None when it has not returned within ``seconds`` (hang
+    detection only: the deadlines tested are 1 s)."""
+    import threading
+
+    out = []
+    t = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    t.start()
+    t.join(seconds)
+    return out[0] if out else None
+
+
+@pytest.mark.parametrize("where", ["body", "headers"])
+def test_timeout_bounds_the_whole_answer_not_each_read(where):
+    """A valid answer sent a byte at a time, each byte within --timeout, is timed out at
+    the deadline: --timeout bounds the whole answer (before: each read, so it never ended)."""
+    answer = json.dumps({"score": "1.000000", "pad": " " * 5000}).encode()
+    if where == "body":
+        head, body = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(answer), answer
+    else:  # the status line and headers themselves, a byte at a time
+        head, body = b"", b"HTTP/1.1 200 OK\r\n" + b"X-Pad: a\r\n" * 500 + b"Content-Length: 2\r\n\r\n{}"
+    with dripping(head, body) as url:
+        c = HttpClient(url, timeout=1, retries=0)
+        reply = _within(60, lambda: c.send({"x": 1}))
+        c.close()
+    assert reply is not None, "the answer was not timed out"
+    assert reply.kind == "timeout" and reply.detail.startswith("no answer within 1 s"), reply.detail
+    assert ("the whole answer" in reply.detail) == (where == "body")
+
+
+@pytest.mark.parametrize("asked", ["999999", "Fri, 31 Dec 9999 23:59:59 GMT", "9" * 400])
+def test_retry_after_is_capped_by_the_timeout_and_the_waits_stop_at_a_total(asked):
+    """429 with a Retry-After of 11 days, a date in 9999 or 400 digits: each wait is at most
+    min(2 s, --timeout), and the waits of all requests together stop at 6 x --timeout, after
+    which a 429 is final at once (before: 10 s a wait, 3 waits a request, for ever)."""
+    handler, seen = script(httpx.Response(429, headers={"Retry-After": asked}))
+    c, slept = client(handler, timeout=1, retries=3)
+    replies = [c.send({"n": n}) for n in range(4)]
+    assert slept == [1.0] * 6 and c.waited == 6.0 and c.retried == 6
+    assert [r.attempts for r in replies] == [4, 4, 1, 1]  # the sixth wait was the second request's last
+    assert all(r.kind == "server-error" for r in replies)
+    assert "no retry: the retry waits reached their total of 6 s" in replies[3].detail
+    assert len(seen) == 4 + 4 + 1 + 1
+
+
+def test_retry_after_reads_no_clock_and_no_strange_digits():
+    """A date counts as the cap (a past one too: deciding by the clock would make the number
+    of attempts depend on it); digits other than ASCII ones are not a delay."""
+    from audit.http.client import _retry_after
+
+    assert _retry_after("Thu, 01 Jan 1970 00:00:00 GMT", 2.0) == 2.0
+    assert _retry_after("3", 2.0) == 2.0 and _retry_after("1", 2.0) == 1.0
+    assert _retry_after("\u00b2", 2.0) is None and _retry_after("-1", 2.0) is None
+
+
+@pytest.mark.parametrize("raw, why", [(b"[" * 200_000, "nested too deeply"),
+                                      (b"[" * 100 + b"]" * 100, "nested deeper than 64 levels"),
+                                      (b'{"a": ' + b"1" * 5001 + b"}", "not JSON")])
+def test_answers_too_deep_or_too_long_to_read_are_garbage(raw, why):
+    """200,000 nested [ made the client raise RecursionError (a traceback that ended the run);
+    a 100-deep answer would exhaust the stack of what reads it later."""
+    handler, _ = script(httpx.Response(200, content=raw))
+    c, _ = client(handler)
+    r = c.send({})
+    assert r.kind == "garbage" and why in r.detail, r.detail
+
+
+def test_a_repeated_member_name_is_listed():
+    handler, _ = script(httpx.Response(200, content=b'{"score": "9.000000", "a": {"b": 1, "b": 2}, '
+                                                      b'"score": "1.000000"}'))
+    c, _ = client(handler)
+    r = c.send({})
+    assert r.kind == "json" and r.body["score"] == "1.000000" and r.duplicates == ("b", "score")
+    handler, _ = script(httpx.Response(200, json={"score": "1.000000"}))
+    assert client(handler)[0].send({}).duplicates == ()
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("Content-Length", "5", "frames the request"), ("Transfer-Encoding", "chunked", "frames the request"),
+    ("X-Key", "caf\u00e9", "not one line of printable ASCII"), ("X Key", "v", "is not a valid header"),
+    ("X-Key", "a\r\nInjected: 1", "not one line of printable ASCII")])
+def test_headers_that_would_break_the_request_are_one_line(name, value, message):
+    """A Content-Length from CHRF_AUDIT_HTTP_HEADERS made h11 raise (a traceback); a
+    non-ASCII value made httpx raise."""
+    with pytest.raises(UsageError, match=message) as e:
+        headers_from_env({"CHRF_AUDIT_HTTP_HEADERS": json.dumps({name: value})})
+    assert value not in str(e.value) or len(value) < 3
+
+
+def test_urls_ports_and_ipv6():
+    with pytest.raises(UsageError, match="port 99999 is not a TCP port"):
+        check_url("http://127.0.0.1:99999/")
+    assert public_url("http://[::1]:8000/score") == "http://[::1]:8000/score"
+    with pytest.raises(UsageError, match=r"brackets: http://\[::1\]:8000/|not a URL"):
+        check_url("http://::1:8000/")
+    with pytest.raises(UsageError) as e:
+        check_url("http://user:pw-s3cret@[::1/")
+    assert "s3cret" not in str(e.value) and "***@" in str(e.value)
+
+
+def test_every_reply_is_redacted_of_the_secrets():
+    """A service echoing the token, a header's value and the URL's password -- as they are,
+    JSON-escaped, percent-encoded, as Basic credentials -- in a refusal, a JSON answer, a
+    non-JSON answer or a 5xx: no reply holds a secret (text, detail, body, member names)."""
+    import base64
+
+    from audit.http.client import secret_values
+
+    token, key, password = "tok-s3cret", "hdr-s3cret", "pw-s3cret"
+    basic = base64.b64encode(f"user:{password}".encode()).decode()
+    escaped = "".join(f"\\u{ord(ch):04x}" for ch in token)
+    answers = iter([
+        httpx.Response(400, json={"error": f"bad token Bearer {token}"}),
+        httpx.Response(200, content=('{"score": "%s", "%s": 1, "x": "Basic %s"}' % (escaped, key, basic)).encode()),
+        httpx.Response(200, text=f"<html>{key} {token.replace('-', '%2D')} pw%2Ds3cret</html>"),
+        httpx.Response(503, text=f"down; {password}"),
+    ])
+    c = HttpClient(f"http://user:{password}@127.0.0.1:9/", transport=httpx.MockTransport(lambda r: next(answers)),
+                   retries=0, secrets=tuple(secret_values(headers_from_env(
+                       {"CHRF_AUDIT_HTTP_TOKEN": token, "CHRF_AUDIT_HTTP_HEADERS": json.dumps({"X-Key": key})}))))
+    replies = [c.send({}) for _ in range(4)]
+    shown = json.dumps([[r.text, r.detail, r.body, r.duplicates] for r in replies])
+    assert "s3cret" not in shown and basic not in shown and escaped not in shown, shown
+    assert shown.count("[redacted]") >= 7
+    assert replies[1].body == {"score": "[redacted]", "[redacted]": 1, "x": "Basic [redacted]"}

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: list[tuple[str, ...]] = [
     ("cli",),
     ("commands",),
+    ("versions",),  # chrf-audit versions: releases installed, audited on Dask, the matrix
     ("gate",),  # check's baseline and configuration, the pytest plugin
     ("enrich",),
     ("patches",),

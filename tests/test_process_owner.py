@@ -16,7 +16,9 @@ STARTERS = {("subprocess", n) for n in ("run", "Popen", "call", "check_call", "c
     | {("os", n) for n in ("fork", "forkpty", "system", "popen", "spawnv", "spawnl", "execv", "execvp",
                            "posix_spawn", "posix_spawnp")}
 MODULES = {"multiprocessing", "concurrent.futures.process"}
-NAMES = {"ProcessPoolExecutor", "Popen", "get_context"}
+#: Dask's cluster managers and workers start processes too: only ``audit.processes.cluster`` (whose
+#: LocalCluster's workers are ``owner.spawn``'s) may build one
+NAMES = {"ProcessPoolExecutor", "Popen", "get_context", "LocalCluster", "SpecCluster", "SubprocessCluster", "Nanny"}
 
 
 def starts(source: str) -> list[str]:
@@ -55,3 +57,4 @@ def test_the_check_catches_what_it_is_for():
     assert starts("import subprocess\nsubprocess.list2cmdline(['a'])\nsubprocess.PIPE\n"
                   "def f() -> subprocess.Popen: pass\n") == []
     assert starts("from concurrent.futures import ThreadPoolExecutor\n") == []
+    assert starts("from distributed import LocalCluster, Client\n") == ["distributed.LocalCluster"]

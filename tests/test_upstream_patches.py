@@ -16,28 +16,39 @@ import pytest
 
 from audit import upstream
 from audit.enrich import enrich
-from audit.patches import FIXED, INTRODUCED, STILL, verify_suggested
+from audit.patches import FIXED, INTRODUCED, STILL, verdict, verify_suggested
 from tests.fixtures.report_examples import example_result, nltk_findings
 from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_diff, make_diff
 
 FAMILIES = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average", "whitespace-set-white-space"]
 
-# family -> a probe printing True when the family is absent (fails on the installed nltk)
-PROBES = {
-    "requested-order-divisor": "from nltk.translate.chrf_score import sentence_chrf as s; print(s('c', 'c') == 1.0)",
-    "f-score-averaged": (
-        "from nltk.translate.chrf_score import sentence_chrf as s\n"
-        "from reference_impl import sentence_score\n"
-        "print(abs(100 * s('abcdefghij', 'abcdefgh') - float(sentence_score('abcdefgh', ['abcdefghij'], beta=3).score)) < 1e-9)"
-    ),
-    "corpus-macro-average": (
-        "from nltk.translate.chrf_score import corpus_chrf, sentence_chrf\n"
-        "r, h = ['abcdefxy', 'abcdefgh'], ['abcdefgh', 'abcdefghij']\n"
-        "macro = sum(sentence_chrf(a, b) for a, b in zip(r, h)) / 2\n"
-        "print(abs(corpus_chrf(r, h) - macro) > 1e-9)  # not a macro-average"
-    ),
-    "whitespace-set-white-space": "from nltk.translate.chrf_score import sentence_chrf as s; print(s('abcdef', 'abc\\x1cdef') == s('abcdef', 'abcdef'))",
-}
+# family -> a probe printing True when the family is absent: it fails on the installed nltk,
+# and on a patched copy passes for the patched family, called with its opt-in keyword
+OPTIONS = {"requested-order-divisor": "effective_order=True", "f-score-averaged": 'average="precision_recall"',
+           "corpus-macro-average": "micro_average=True", "whitespace-set-white-space": ""}
+
+
+def probe(family: str, keywords: str = "") -> str:
+    kw = f", {keywords}" if keywords else ""
+    sent_kw = kw if "micro_average" not in keywords else ""
+    return {
+        "requested-order-divisor": f"from nltk.translate.chrf_score import sentence_chrf as s; print(s('c', 'c'{sent_kw}) == 1.0)",
+        "f-score-averaged": (
+            "from nltk.translate.chrf_score import sentence_chrf as s\n"
+            "from reference_impl import sentence_score\n"
+            f"print(abs(100 * s('abcdefghij', 'abcdefgh'{sent_kw}) - float(sentence_score('abcdefgh', ['abcdefghij'], beta=3).score)) < 1e-9)"
+        ),
+        "corpus-macro-average": (
+            "from nltk.translate.chrf_score import corpus_chrf, sentence_chrf\n"
+            "r, h = ['abcdefxy', 'abcdefgh'], ['abcdefgh', 'abcdefghij']\n"
+            "macro = sum(sentence_chrf(a, b) for a, b in zip(r, h)) / 2\n"
+            f"print(abs(corpus_chrf(r, h{kw}) - macro) > 1e-9)  # not a macro-average"
+        ),
+        "whitespace-set-white-space": f"from nltk.translate.chrf_score import sentence_chrf as s; print(s('abcdef', 'abc\\x1cdef'{sent_kw}) == s('abcdef', 'abcdef'))",
+    }[family]
+
+
+PROBES = {f: probe(f) for f in FAMILIES}
 
 
 def _installed_digest() -> str:
@@ -96,31 +107,48 @@ def test_probes_fail_on_installed_nltk():
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_patch_verified_and_isolated(family, tmp_path, digest_before, before):
+    """Each family's patch alone: verified by the one judge (that family fixed, none
+    introduced, its repro scores the reference's value, the default unchanged for an opt-in
+    patch, nltk's doctests pass before and after and its added doctest lines fail before)."""
+    from audit.enrich.verification import _verify
+    from audit.patches import summary
+
     diff = upstream.patch("nltk", family)
     assert diff and diff.startswith("--- a/nltk/translate/chrf_score.py\n+++ b/nltk/translate/chrf_score.py\n")
-    v = verify_suggested("nltk", diff, before)
-    assert v.error is None and v.fixes(family), v
-    status = {s.family: s.status for s in v.families}
-    assert status == {f: FIXED if f == family else STILL for f in FAMILIES}
-    fixed = v.of(FIXED)[0]
+    options = upstream.patch_options("nltk", [family])
+    v = verify_suggested("nltk", diff, before, families=[family], options=options,
+                         candidates=upstream.issue_candidates("nltk"))
+    got = summary(v, [family])
+    assert (got["verified"], got["status"]) == (True, "verified"), got
+    assert {s.family: s.status for s in v.families} == {f: FIXED if f == family else STILL for f in FAMILIES}
+    chk = v.repro_checks[family]
     want = next(f for f in before if f["family"] == family)
-    # the before repro, replayed on the patched copy, now scores what the reference says, or
-    # (the corpus repro also shows f-score-averaged) diverges only as the other family
-    assert fixed.repro == want["repro"] and fixed.before == want["actual"] and fixed.after_outcome == "value"
-    if family == "corpus-macro-average":
-        assert fixed.note == "its repro now diverges only as f-score-averaged, which the implementation had before"
-        assert fixed.after != pytest.approx(want["expected"], abs=1e-6)
+    assert chk["holds"] and chk["after"] == pytest.approx(chk["expected"], abs=1e-9)
+    if family == "corpus-macro-average":  # the fixture's repro shows f-score-averaged too: the record's
+        assert not chk["minimal"] and chk["inputs"] == {"hypotheses": ["aaaaaa", ""], "references": [["aaaaaa"], [""]]}
+        assert (chk["before_raw"], chk["after_raw"]) == ("0.5", "1.0")
     else:
-        assert fixed.note == "" and fixed.after == pytest.approx(want["expected"], abs=1e-9)
+        assert chk["minimal"] and chk["before"] == want["actual"] and chk["expected"] == pytest.approx(want["expected"])
+    lt = v.library_tests
+    assert lt["files"] == ["nltk/translate/chrf_score.py"] and lt["broken"] == 0
+    assert (lt["before"]["passed"], lt["before"]["failed"], lt["after"]["passed"], lt["after"]["failed"]) == (2, 0, 2, 0)
+    assert lt["regression"]["added"] >= 1 and lt["regression"]["failing_before"] >= 1  # the regression test
+    if family == "whitespace-set-white-space":
+        assert options == {} and v.default_check is None  # a bug: the default changes
+    else:
+        assert v.options == options and v.default_check == {"unchanged": True, "changed": []}
     assert v.files == ["nltk/translate/chrf_score.py"]
-    # the family's own probe passes on the patched copy; the other probes are unchanged
+    # the family's own probe passes on the patched copy called with its keyword; without it,
+    # an opt-in patch leaves every probe as it was
     import nltk
 
     site = Path(nltk.__file__).parent.parent
     root = apply_to_copy(diff, site, tmp_path / "site")
     for other in FAMILIES:
-        got = _run(PROBES[other], root)
-        assert got == ("True" if other == family else "False"), (family, other)
+        assert _run(probe(other, OPTIONS[family] if other == family else ""), root) == (
+            "True" if other == family else "False"), (family, other)
+    if options:
+        assert _run(PROBES[family], root) == "False"  # the default is today's behaviour
     assert _run("import nltk; print(nltk.__file__)", root).startswith(str(root))
     assert _installed_digest() == digest_before  # the installed package is untouched
 
@@ -128,8 +156,9 @@ def test_patch_verified_and_isolated(family, tmp_path, digest_before, before):
 def test_no_before_repro_nothing_fixed():
     """Without the before findings there is no repro to call fixed: the families the after
     audit finds are replayed before the patch, diverge there too, and are "still present"."""
-    v = verify_suggested("nltk", upstream.patch("nltk", "f-score-averaged"), [])
-    assert v.error is None and not v.fixes("f-score-averaged")
+    v = verify_suggested("nltk", upstream.patch("nltk", "f-score-averaged"), [],
+                         options=upstream.patch_options("nltk", ["f-score-averaged"]), library_tests=False)
+    assert v.error is None and not any(s.status == FIXED for s in v.families)
     assert {s.family: s.status for s in v.families} == {f: STILL for f in FAMILIES if f != "f-score-averaged"}
     assert all(s.note == "the before search missed it; its repro diverged before too" for s in v.families)
 
@@ -138,7 +167,8 @@ def test_empty_or_foreign_diff_is_an_error_not_a_crash(before):
     for impl, diff, msg in (("nltk", "", "malformed diff: no file in the diff"),
                             ("mypkg:fn", "--- a/x\n+++ b/x\n", "not a file of any importable package")):
         v = verify_suggested(impl, diff, before)
-        assert msg in v.error and not v.families and not v.fixes("whitespace-set-white-space")
+        assert msg in v.error and not v.families
+        assert verdict(v, ["whitespace-set-white-space"]) == {"verified": False, "status": f"not verified: {v.error}"}
 
 
 def test_bad_patch_not_verified(before):
@@ -146,7 +176,7 @@ def test_bad_patch_not_verified(before):
     # character: the repro scores the same wrong value, now named as the new family (issue
     # 19, item 5: a family is fixed when its repro scores what the reference says)
     diff = upstream.patch("nltk", "whitespace-set-white-space").replace('"".join(sent.split())', 'sent.replace(" ", "")')
-    v = verify_suggested("nltk", diff, before)
+    v = verify_suggested("nltk", diff, before, library_tests=False)
     assert v.error is None
     assert not v.of(FIXED)
     [ws] = [s for s in v.families if s.family == "whitespace-set-white-space"]
@@ -155,13 +185,15 @@ def test_bad_patch_not_verified(before):
     assert [s.family for s in v.of(INTRODUCED)] == ["whitespace-set-ascii-space"]
     introduced = v.of(INTRODUCED)[0]
     assert introduced.before_outcome == "value" and introduced.after != introduced.before  # replayed before: fine
-    assert not v.fixes("whitespace-set-white-space")
+    assert verdict(v, ["whitespace-set-white-space"])["status"] == "not verified: it introduces whitespace-set-ascii-space"
 
 
 def test_patch_that_does_not_apply(before):
-    diff = upstream.patch("nltk", "requested-order-divisor").replace("    num_sents = len(hypotheses)", "    num_sents = 0")
+    diff = upstream.patch("nltk", "requested-order-divisor")
+    assert "\n-    reference, hypothesis, min_len=1, max_len=6" in diff
+    diff = diff.replace("\n-    reference, hypothesis, min_len=1, max_len=6", "\n-    reference, hypothesis, min_len=2, max_len=6")
     v = verify_suggested("nltk", diff, before)
-    assert "does not apply" in v.error and not v.fixes("requested-order-divisor")
+    assert "does not apply" in v.error and not verdict(v, ["requested-order-divisor"])["verified"]
 
 
 def test_the_applier_reproduces_each_suggested_patch(tmp_path):

@@ -44,8 +44,9 @@ def _planted(*extra):
 
 
 def test_nltk_divisor_patch_is_validated(tmp_path, monkeypatch, capsys):
-    """The project's own verified nltk patch: the divisor family fixed, nothing introduced,
-    the installed nltk untouched."""
+    """The project's own verified nltk patch, called with its opt-in keyword (--call-option):
+    the divisor family fixed, nothing introduced, nltk's doctests pass before and after, the
+    installed nltk untouched."""
     import audit.upstream as upstream
     from audit.upstream._base import module_source
 
@@ -55,9 +56,11 @@ def test_nltk_divisor_patch_is_validated(tmp_path, monkeypatch, capsys):
     (tmp_path / "fix.diff").write_text(diff, encoding="utf-8")
     installed, _, text = module_source("nltk.translate.chrf_score")
     code = main(["validate-patch", "--impl", "nltk", "--patch", "fix.diff", "--max-examples", "20",
-                 "--cases", CASES, "--json", "v.json"])
+                 "--cases", CASES, "--json", "v.json", "--call-option", "effective_order=true"])
     out = capsys.readouterr().out
     assert code == 0, out
+    assert "  after the patch called with: effective_order=True" in out  # the opt-in keyword of the patch
+    assert "library's own tests (nltk/translate/chrf_score.py): before 2 passed, 0 failed; after 2 passed, 0 failed" in out
     doc = json.loads((tmp_path / "v.json").read_text())
     status = {f["family"]: f["status"] for f in doc["families"]}
     assert status["requested-order-divisor"] == "fixed"
@@ -65,6 +68,16 @@ def test_nltk_divisor_patch_is_validated(tmp_path, monkeypatch, capsys):
     assert doc["verdict"] == "validated"
     assert "FIXED          nltk  requested-order-divisor" in out
     assert installed.read_text(encoding="utf-8") == text  # the installed package is never touched
+
+
+def test_call_option_usage_errors(capsys):
+    for args, msg in ((["--call-option", "x"], "expects NAME=VALUE"),
+                      (["--call-option", "class=1"], "expects NAME=VALUE"),
+                      (["--call-option", "a=[1]"], "a boolean, a number or a string")):
+        assert main(["validate-patch", "--impl", "nltk", "--patch", "fix.diff", *args]) == 2
+        assert msg in capsys.readouterr().err
+    assert main(["validate-patch", "--impl", "m:f", "--patch", "fix.diff", "--call-option", "a=1"]) == 2
+    assert "passes keywords to a built-in library" in capsys.readouterr().err
 
 
 def test_planted_fix_is_validated(project, capsys, monkeypatch):

@@ -17,6 +17,12 @@ import pytest
 from audit.patches import FIXED, INTRODUCED, STILL, Target, verify_suggested
 from audit.patches.validate import _judge
 
+
+def _fixes(v, family) -> bool:
+    """The family is fixed (its repro agrees after the patch), without error or new family."""
+    return (v.error is None and any(s.family == family and s.status == FIXED for s in v.families)
+            and not v.of(INTRODUCED))
+
 IMPL = "hidepkg.m:sentence"
 MODULE = '''\
 """A chrF that halves its score when the hypothesis contains the marker (a planted bug)."""
@@ -102,7 +108,7 @@ def test_a_patch_that_hides_the_family_from_the_search_is_not_verified(planted, 
     assert (s.family, s.status) == (f["family"], STILL)
     assert s.note == "the after search missed it; its repro still diverges"  # absent from the after audit
     assert s.before == f["actual"] and s.after == pytest.approx(f["expected"] / 2, abs=1e-9)
-    assert not v.fixes(f["family"]) and not v.ok
+    assert not _fixes(v, f["family"]) and not v.ok
 
 
 def test_a_real_fix_of_the_planted_bug_is_verified(planted):
@@ -111,7 +117,7 @@ def test_a_real_fix_of_the_planted_bug_is_verified(planted):
     v = verify_suggested(IMPL, _diff("    return False"), before)
     assert v.error is None and [(s.family, s.status) for s in v.families] == [(f["family"], FIXED)]
     assert v.families[0].after == pytest.approx(f["expected"], abs=1e-9)
-    assert v.fixes(f["family"])
+    assert _fixes(v, f["family"])
 
 
 def test_a_patch_that_breaks_the_import_is_an_error(planted):
@@ -120,7 +126,7 @@ def test_a_patch_that_breaks_the_import_is_an_error(planted):
     v = verify_suggested(IMPL, _diff("    return MARKER in hypothesis\nraise ImportError('broken by the patch')"),
                          before)
     assert v.error and "broken by the patch" in v.error, v.error
-    assert not v.families and not v.fixes(f["family"])
+    assert not v.families and not _fixes(v, f["family"])
 
 
 def test_a_patch_that_returns_garbage_introduces_families(planted):
@@ -131,10 +137,10 @@ def test_a_patch_that_returns_garbage_introduces_families(planted):
     assert v.of(INTRODUCED), v  # the halved score everywhere: found after, fine before
     assert all(s.before_outcome == "value" and s.before == pytest.approx(s.expected, abs=1e-9)
                for s in v.of(INTRODUCED))
-    assert not v.fixes(f["family"])
+    assert not _fixes(v, f["family"])
     v = verify_suggested(IMPL, _diff("    return 'garbage'", old="    return score / 2 if _buggy(hypothesis) else score"),
                          before)
-    assert v.error is None and v.of(INTRODUCED) and not v.fixes(f["family"])
+    assert v.error is None and v.of(INTRODUCED) and not _fixes(v, f["family"])
     assert {s.after_outcome for s in v.of(INTRODUCED)} != {"value"}  # not a number
 
 
@@ -151,8 +157,9 @@ def test_independent_of_the_current_directory(tmp_path, monkeypatch, cases):
         (tmp_path / "cases" / "x.json").write_text("{ not json")
     monkeypatch.chdir(tmp_path)
     before = [f.to_dict() for f in nltk_findings()]
-    v = verify_suggested("nltk", upstream.patch("nltk", "requested-order-divisor"), before)
-    assert v.error is None and v.fixes("requested-order-divisor")
+    v = verify_suggested("nltk", upstream.patch("nltk", "requested-order-divisor"), before,
+                         options=upstream.patch_options("nltk", ["requested-order-divisor"]), library_tests=False)
+    assert v.error is None and _fixes(v, "requested-order-divisor")
     assert {s.family: s.status for s in v.families} == {
         "requested-order-divisor": FIXED, "f-score-averaged": STILL, "corpus-macro-average": STILL,
         "whitespace-set-white-space": STILL}
@@ -217,5 +224,8 @@ def test_enrich_verifies_through_the_shared_path(monkeypatch):
     res = AuditResult(seed=0, max_examples=20, tolerance=1e-9, adapters=res.adapters)
     enriched = enrich(res, verify=True)
     [f] = res.findings
-    assert enriched.of(f).patch["verified"] is True
+    patch = enriched.of(f).patch
+    assert patch["verified"] is True and patch["verification"]["status"] == "verified"
+    assert patch["verification"]["options"] == {"effective_order": True}
+    assert patch["verification"]["library_tests"]["broken"] == 0
     assert calls == [("nltk",)]

@@ -20,6 +20,7 @@ import os
 import sys
 
 from ..upstream.library import source_of
+from .arguments import changes, snapshot
 
 MAX_TEXT = 300
 
@@ -34,16 +35,44 @@ def one_line(text: str, limit: int = MAX_TEXT) -> str:
 
 
 def exception_detail(exc: BaseException) -> str:
-    msg = str(exc)
-    return one_line(f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__)
+    """``Type: message`` of an exception, whatever its ``__str__`` does (raise, return a
+    non-string): the implementation's exceptions are data, and describing one must never
+    raise in the worker (it would kill the worker on every call, issue 29)."""
+    name = _type_name(exc)
+    try:
+        msg = str(exc)
+        if not isinstance(msg, str):  # pragma: no cover - str() always returns a str
+            raise TypeError("__str__ returned a non-string")
+    except BaseException as e:  # noqa: BLE001 - an __str__ that raises
+        msg = f"<its __str__ raised {_type_name(e)}>"
+    return one_line(f"{name}: {msg}" if msg else name)
+
+
+def _type_name(obj) -> str:
+    try:
+        return str(type(obj).__name__)
+    except BaseException:  # noqa: BLE001 - a metaclass whose __name__ raises
+        return "object"
 
 
 def classify(obj) -> tuple:
-    """What an implementation returned -> ("value", float, repr) or ("invalid", repr, why)."""
+    """What an implementation returned -> ("value", float, repr) or ("invalid", repr, why).
+    Never raises: a returned object whose ``__float__``, ``__repr__`` or ``__class__`` raises
+    is an invalid answer, not the end of the worker."""
+    try:
+        return _classify(obj)
+    except BaseException as e:  # noqa: BLE001 - isinstance() itself may run its code
+        return ("invalid", f"<a {_type_name(obj)}>",
+                f"returned a {_type_name(obj)} that cannot be examined: {exception_detail(e)}")
+
+
+def _classify(obj) -> tuple:
     try:
         raw = repr(obj)
+        if not isinstance(raw, str):
+            raise TypeError("__repr__ returned a non-string")
     except BaseException as e:  # a pathological __repr__
-        raw = f"<unrepresentable {type(obj).__name__}: {exception_detail(e)}>"
+        raw = f"<unrepresentable {_type_name(obj)}: {exception_detail(e)}>"
     raw = one_line(raw, 200)
     if obj is None:
         return ("invalid", raw, "returned None")
@@ -52,8 +81,8 @@ def classify(obj) -> tuple:
     if isinstance(obj, (numbers.Real, decimal.Decimal)):
         try:
             value = float(obj)
-        except (OverflowError, ValueError, TypeError) as e:
-            return ("invalid", raw, f"returned {type(obj).__name__} not convertible to float: {e}")
+        except BaseException as e:  # noqa: BLE001 - a __float__ may raise anything
+            return ("invalid", raw, f"returned {_type_name(obj)} not convertible to float: {exception_detail(e)}")
         if math.isnan(value):
             return ("invalid", raw, "returned NaN")
         if math.isinf(value):
@@ -90,14 +119,20 @@ class Backend:
         return None
 
     def call(self, op: str, claims: dict, item) -> tuple:
+        """One call on fresh lists (the caller's data, as a user's script passes its own);
+        a value computed while changing them says what changed, as a 4th element."""
+        if op == "sentence":
+            args = (item[0], list(item[1]))
+        else:
+            args = (list(item[0]), [list(r) for r in item[1]])
+        kept = snapshot(args)
         try:
-            if op == "sentence":
-                result = self.sentence(claims, item[0], item[1])
-            else:
-                result = self.corpus(claims, item[0], item[1])
+            result = (self.sentence if op == "sentence" else self.corpus)(claims, *args)
         except BaseException as e:  # noqa: BLE001 - the implementation's failure is data
             return ("exception", exception_detail(e))
-        return classify(result)
+        out = classify(result)
+        changed = one_line(changes(kept, args), 200)
+        return out + (changed,) if changed and out[0] == "value" else out
 
 
 def parse_callable_spec(spec: str, flag: str) -> tuple[str, str]:
@@ -168,10 +203,10 @@ class CallableBackend(Backend):
         }
 
     def sentence(self, claims, hypothesis, references):
-        return self.funcs["sentence"](hypothesis, list(references), **self._kwargs(claims))
+        return self.funcs["sentence"](hypothesis, references, **self._kwargs(claims))  # fresh lists: call()
 
     def corpus(self, claims, hypotheses, references):
-        return self.funcs["corpus"](list(hypotheses), [list(r) for r in references], **self._kwargs(claims))
+        return self.funcs["corpus"](hypotheses, references, **self._kwargs(claims))
 
 
 class LibraryBackend(Backend):

@@ -20,6 +20,7 @@ import reference_impl
 from reference_impl import ChrfParams
 
 from ..errors import UsageError
+from .faults import presumed
 
 #: Outcome kinds (the same tuple as ``audit.findings.OUTCOMES``).
 OUTCOME_KINDS = ("value", "exception", "crash", "timeout", "invalid")
@@ -104,6 +105,12 @@ class Outcome:
     value: Optional[float]  # common 0..100 scale when kind == "value", else None
     raw: Optional[str]  # repr of what the implementation returned (its own scale)
     detail: str = ""
+    #: "" when the implementation gave it; else the fault budget presumed it without a call
+    #: ("skipped") or from a hang of a derived limit ("unconfirmed"): never evidence
+    #: (``audit.adapters.faults``)
+    presumed: str = ""
+    #: what the call changed in the lists it was given (``arguments.changes``; "" nothing)
+    mutated: str = ""
 
     @property
     def ok(self) -> bool:
@@ -144,8 +151,8 @@ class SourceLocation:
 def outcome_from_result(result: tuple, scale: int) -> Outcome:
     """Turn a worker's result tuple into an Outcome on the common 0..100 scale.
 
-    ("value", float, repr) | ("exception", detail) | ("invalid", repr_or_None, detail)
-    | ("crash", detail) | ("timeout", detail)
+    ("value", float, repr[, what the call changed in its arguments]) | ("exception", detail)
+    | ("invalid", repr_or_None, detail) | ("crash", detail) | ("timeout", detail)
     """
     kind = result[0]
     if kind == "value":
@@ -153,11 +160,11 @@ def outcome_from_result(result: tuple, scale: int) -> Outcome:
         value = raw_value if scale == 100 else raw_value * 100.0 / scale
         if not math.isfinite(value):  # a finite raw value that overflows on rescaling
             return Outcome("invalid", None, raw, f"returned {raw}, not finite on the 0..100 scale")
-        return Outcome("value", value, raw, "")
+        return Outcome("value", value, raw, "", mutated=result[3] if len(result) > 3 else "")
     if kind == "invalid":
-        return Outcome("invalid", None, result[1], result[2])
+        return Outcome("invalid", None, result[1], result[2], presumed(result))
     if kind in ("exception", "crash", "timeout"):
-        return Outcome(kind, None, None, result[1])
+        return Outcome(kind, None, None, result[1], presumed(result))
     raise ValueError(f"unknown result kind {kind!r}")  # pragma: no cover - internal
 
 

@@ -19,8 +19,9 @@ from typing import Optional
 from ..errors import UsageError
 from ..settings.limits import check_claims
 from . import backends as B
+from . import faults
 from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
-from .frames import EOF, TIMEOUT, Overlong, take_line
+from .frames import EOF, TIMEOUT, Overlong, excerpt, take_line
 from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
 PROTOCOL_VERSION = 1
@@ -28,16 +29,32 @@ SUBREAPER = str(Path(__file__).resolve().parents[1] / "processes" / "subreaper.p
 
 
 def _runnable(command: str, program: str) -> None:
-    """The program must exist and be executable (the launcher would only find out later)."""
+    """The program must exist and be executable (the launcher would only find out later);
+    the message says what the path is when it is not a program (``/dev/null`` is a
+    character device, not a missing file)."""
     if shutil.which(program) is not None:
         return
-    why = "Permission denied" if os.sep in program and os.path.isfile(program) else "No such file or directory"
+    why = "No such file or directory"
+    if os.sep in program and os.path.lexists(program):
+        import stat
+
+        try:
+            mode = os.stat(program).st_mode
+        except OSError as e:
+            mode, why = None, e.strerror or str(e)
+        if mode is not None:
+            kind = next((what for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                                                 (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                                                 (stat.S_ISSOCK, "a socket")) if test(mode)), None)
+            why = f"it is {kind}, not a program" if kind else "Permission denied (not executable)"
     raise AdapterError(f"cannot start --external {command!r}: {why}: {program!r}")
 
 
 class ExternalProcess(Supervisor):
     """The program behind ``--external``: the protocol (hello, pipelined requests, answers
     matched to ids) on top of the ``Supervisor``'s process lifecycle."""
+
+    standby = True  # a restarted program needs no set-up: a standby is just started ahead
 
     def __init__(self, command: str, timeout: float, startup_timeout: float = LOAD_FLOOR):
         try:
@@ -95,42 +112,41 @@ class ExternalProcess(Supervisor):
     def run(self, op: str, params: dict, items: list) -> list[tuple]:
         with self.lock:
             try:
-                return self._run(op, params, items)
+                line = self.faults.line(op)
+                keys = [faults.item_key(params, item) for item in items]
+                return line.run(items, keys, lambda sub, limit: self._attempt(op, params, sub, limit))
             except BaseException:  # KeyboardInterrupt mid-batch: answers still in flight
                 self.kill()
                 raise
 
-    def _run(self, op: str, params: dict, items: list) -> list[tuple]:
-        results: list = [None] * len(items)
-        start = 0
-        while start < len(items):
-            try:
-                self.ensure()
-            except AdapterError as e:
-                for i in range(start, len(items)):
-                    results[i] = ("crash", str(e))
-                break
-            ids = list(range(self._next_id, self._next_id + len(items) - start))
-            self._next_id += len(ids)
-            lines = []
-            for rid, item in zip(ids, items[start:]):
-                req = {"id": rid, "op": op, "params": params}
-                if op == "sentence":
-                    req["hypothesis"], req["references"] = item
-                else:
-                    req["hypotheses"], req["references"] = item
-                lines.append(_encode(req))
-            self.send_async(b"".join(lines))
-            start = self.answers(results, start, lambda line, k: self._judge(line, ids[k]))
-        return results
+    def _attempt(self, op: str, params: dict, items: list, limit: float) -> list[tuple]:
+        """Send ``items`` (pipelined) to a running program and read their answers, up to the
+        first untrusted one (``Supervisor.answers``)."""
+        try:
+            self.ensure()
+        except AdapterError as e:
+            return [(("crash", str(e)), False, 0.0) for _ in items]
+        ids = list(range(self._next_id, self._next_id + len(items)))
+        self._next_id += len(ids)
+        lines = []
+        for rid, item in zip(ids, items):
+            req = {"id": rid, "op": op, "params": params}
+            if op == "sentence":
+                req["hypothesis"], req["references"] = item
+            else:
+                req["hypotheses"], req["references"] = item
+            lines.append(_encode(req))
+        self.send_async(b"".join(lines))
+        return self.answers(len(items), lambda line, k: self._judge(line, ids[k], limit), limit)
 
-    def _judge(self, line, rid: int) -> tuple:
+    def _judge(self, line, rid: int, limit: Optional[float] = None) -> tuple:
         """(result, trusted) for the answer to request ``rid``."""
-        lost = self.no_answer(line, self.timeout)
+        limit = self.timeout if limit is None else limit
+        lost = self.no_answer(line, limit)
         if lost is not None:
             if lost[0] == "timeout" and self.out_of_order:
                 # it holds answers back: a protocol violation, not a hang
-                return ("invalid", None, f"no answer within {self.timeout:g} s, and this "
+                return ("invalid", None, f"no answer within {limit:g} s, and this "
                         f"program answers out of order ({self.out_of_order})"), False
             return lost, False
         result, restart = _answer(line, rid)
@@ -178,28 +194,37 @@ def _encode(obj) -> bytes:
     return (json.dumps(obj, ensure_ascii=True, allow_nan=False) + "\n").encode("ascii")
 
 
+def _shown_id(value) -> str:
+    try:
+        return B.one_line(repr(value), 40)
+    except RecursionError:  # a deeply nested "id"
+        return "(a nested value)"
+
+
 def _answer(line: str, expected_id: int) -> tuple:
-    """(result, restart_needed) for one answer line."""
+    """(result, restart_needed) for one answer line; what the program wrote instead of an
+    answer is shown in the detail (bounded, escaped: ``frames.excerpt``)."""
+    shown = excerpt(line)
     if isinstance(line, Overlong):
-        return ("invalid", B.one_line(line, 200), line.why), True
+        return ("invalid", B.one_line(line, 200), f"{line.why}: {shown}"), True
     try:
         answer = json.loads(line)
     except ValueError:
-        return ("invalid", B.one_line(line, 200), "answer is not JSON"), True
+        return ("invalid", B.one_line(line, 200), f"answer is not JSON: {shown}"), True
     except RecursionError:  # a line of 200,000 nested [ (a stack, not an answer)
-        return ("invalid", B.one_line(line, 200), "answer is not JSON (nested too deeply)"), True
+        return ("invalid", B.one_line(line, 200), f"answer is not JSON (nested too deeply): {shown}"), True
     if not isinstance(answer, dict):
-        return ("invalid", B.one_line(line, 200), "answer is not a JSON object"), True
+        return ("invalid", B.one_line(line, 200), f"answer is not a JSON object: {shown}"), True
     if answer.get("id") != expected_id:
         return (
             ("invalid", B.one_line(line, 200),
-             f"answer id {answer.get('id')!r} does not match request id {expected_id}"),
+             f"answer id {_shown_id(answer.get('id'))} does not match request id {expected_id}"),
             True,
         )
     if "error" in answer:
         return ("exception", B.one_line(str(answer["error"]))), False
     if "score" not in answer:
-        return ("invalid", B.one_line(line, 200), "answer has neither score nor error"), False
+        return ("invalid", B.one_line(line, 200), f"answer has neither score nor error: {shown}"), False
     return B.classify(answer["score"]), False
 
 

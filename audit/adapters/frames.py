@@ -89,12 +89,21 @@ def take_line(buf: bytes):
             return line.decode("utf-8", "replace"), buf
 
 
+def excerpt(text, limit: int = 80) -> str:
+    """What a program wrote instead of an answer, for a finding's detail: its first ``limit``
+    characters, quoted, with control characters (ESC, BEL, newlines) escaped."""
+    text = str(text)
+    return repr(text[:limit]) + ("..." if len(text) > limit else "")
+
+
 class BadFrame:
     """A line from the worker that is not a well-formed frame (what the implementation wrote
     to the protocol descriptor, or a desynchronized stream): data, never executed."""
 
     def __init__(self, raw: bytes, why: str):
-        self.text = B.one_line(raw.decode("utf-8", "replace"), 200)
+        decoded = raw[:400].decode("utf-8", "replace")
+        self.text = B.one_line(decoded, 200)
+        self.excerpt = excerpt(decoded)
         self.why = why
 
     def __repr__(self) -> str:
@@ -134,9 +143,9 @@ def valid_result(r):
     if not isinstance(r, list) or not r:
         return None
     kind = r[0]
-    if kind == "value" and len(r) == 3 and _str(r[2]) and isinstance(r[1], (int, float)) \
-            and not isinstance(r[1], bool) and math.isfinite(r[1]):
-        return ("value", float(r[1]), r[2])
+    if kind == "value" and len(r) in (3, 4) and _str(r[2]) and isinstance(r[1], (int, float)) \
+            and not isinstance(r[1], bool) and math.isfinite(r[1]) and (len(r) == 3 or (_str(r[3]) and r[3])):
+        return ("value", float(r[1]), r[2]) + tuple(B.one_line(x, 200) for x in r[3:])
     if kind == "invalid" and len(r) == 3 and (r[1] is None or _str(r[1])) and _str(r[2]):
         return ("invalid", r[1], r[2])
     if kind == "exception" and len(r) == 2 and _str(r[1]):

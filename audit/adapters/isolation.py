@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 
 from . import backends as B
+from . import faults
 from .backend_loader import load as load_backend
-from .frames import BadFrame, _load_answer, _str, _take_frame, valid_result
+from .frames import BadFrame, _load_answer, _str, _take_frame, excerpt, valid_result
 from .supervisor import LOAD_FLOOR, Supervisor
 from .worker import encode
 
@@ -49,6 +50,7 @@ class WorkerClient(Supervisor):
     ``Supervisor``'s; this class is the worker protocol: loads, signatures, streamed runs."""
 
     goodbye = encode(["exit"])
+    standby = True
 
     def __init__(self, timeout: float, startup_timeout: float = LOAD_FLOOR):
         cwd = os.getcwd()
@@ -60,6 +62,7 @@ class WorkerClient(Supervisor):
         self._live: set[int] = set()  # bids loaded in the current process
         self._reload_errors: dict[int, str] = {}
         self._ready = False
+        self._standby_bids: list[int] = []
 
     # -- process state --------------------------------------------------------------
     def _spawned(self) -> None:
@@ -71,6 +74,23 @@ class WorkerClient(Supervisor):
         for bid, spec in self.specs.items():
             self._send(["load", bid, spec])
             self._pending.append(bid)
+
+    def _prepared(self, standby) -> None:
+        """A standby worker loads every backend now, ahead of the restart that takes it."""
+        self._standby_bids = list(self.specs)
+        try:
+            standby.stdin.write(b"".join(encode(["load", bid, spec]) for bid, spec in self.specs.items()))
+        except OSError:
+            pass  # it died: taking it reads its end (a restart failure, reported as such)
+
+    def _promoted(self) -> None:
+        self._ready = False
+        self._pending = list(self._standby_bids)
+        self._live = set()
+        for bid, spec in self.specs.items():
+            if bid not in self._pending:
+                self._send(["load", bid, spec])
+                self._pending.append(bid)
 
     def _stopped(self) -> None:
         self._ready = False
@@ -162,41 +182,38 @@ class WorkerClient(Supervisor):
     def run(self, bid: int, op: str, claims: dict, items: list) -> list[tuple]:
         with self.lock:
             try:
-                return self._run(bid, op, claims, items)
+                line = self.faults.line((bid, op))
+                keys = [faults.item_key(claims, item) for item in items]
+                return line.run(items, keys, lambda sub, limit: self._attempt(bid, op, claims, sub, limit))
             except BaseException:  # KeyboardInterrupt mid-batch: answers still in flight
                 self.kill()
                 raise
 
-    def _run(self, bid: int, op: str, claims: dict, items: list) -> list[tuple]:
-        results: list = [None] * len(items)
-        start = 0
+    def _attempt(self, bid: int, op: str, claims: dict, items: list, limit: float) -> list[tuple]:
+        """Send ``items`` to a running worker and read their answers (``Supervisor.answers``),
+        up to the first untrusted one."""
         send_failures = 0
-        while start < len(items):
+        while True:
             try:
                 self._settle()
                 if bid not in self._live:
                     why = self._reload_errors.get(bid) or self.loaded.get(bid, ("", "?"))[1]
                     raise WorkerFailure(f"worker restart failed: {why}")
-                self._send(["run", bid, op, claims, items[start:]])
+                self._send(["run", bid, op, claims, items])
             except (WorkerFailure, OSError) as e:
                 if isinstance(e, OSError):  # the worker died before reading the batch
                     detail = self.exit_detail() if self.proc is not None else str(e)
                     self.restart()
                     send_failures += 1
                     if send_failures >= 2:  # twice in a row: blame the first item
-                        results[start] = ("crash", detail)
-                        start += 1
-                        send_failures = 0
+                        return [(("crash", detail), False, 0.0)]
                     continue
-                for i in range(start, len(items)):
-                    results[i] = ("crash", B.one_line(str(e)))
-                break
-            start = self.answers(results, start, self._judge)
-        return results
+                return [(("crash", B.one_line(str(e))), False, 0.0) for _ in items]
+            return self.answers(len(items), lambda frame, k: self._judge(frame, k, limit), limit)
 
-    def _judge(self, frame, k: int) -> tuple:
+    def _judge(self, frame, k: int, limit: float) -> tuple:
         """(result, trusted) for the answer to item ``k`` of the batch sent."""
-        lost = self.no_answer(frame, self.timeout)
+        lost = self.no_answer(frame, limit)
         if lost is not None:
             return lost, False
         ok = (isinstance(frame, list) and len(frame) == 3 and frame[0] == "item"
@@ -206,9 +223,10 @@ class WorkerClient(Supervisor):
         # what the implementation wrote on the protocol descriptor, or a stream out of step:
         # data for an invalid-output finding, then a fresh worker
         if isinstance(frame, BadFrame):
-            return ("invalid", frame.text, frame.why), False
-        return ("invalid", B.one_line(json.dumps(frame), 200),
-                "the worker's answer is not a result frame for this item"), False
+            return ("invalid", frame.text, f"{frame.why}: {frame.excerpt}"), False
+        text = B.one_line(json.dumps(frame), 200)
+        return ("invalid", text, "the worker's answer is not a result frame for this item: "
+                + excerpt(text)), False
 
 
 class InProcessClient:

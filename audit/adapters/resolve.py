@@ -74,6 +74,9 @@ def resolve(
     max_requests: Optional[int] = None,
     http_concurrency: int = options.default("http_concurrency"),
     http_retries: int = options.default("http_retries"),
+    backend_options: Optional[dict] = None,
+    mcp: Optional[str] = None,
+    tool: Optional[str] = None,
 ) -> list[Adapter]:
     """Adapters for the given specs (see DESIGN.md "Adapters").
 
@@ -84,7 +87,10 @@ def resolve(
     * ``external``: a command speaking docs/external-protocol.md;
     * ``http`` with ``contract``: a scoring service held to its contract (docs/http.md), with
       at most ``max_requests`` requests, ``http_concurrency`` at a time, each retried up to
-      ``http_retries`` times on 429/5xx or a dropped connection.
+      ``http_retries`` times on 429/5xx or a dropped connection;
+    * ``mcp`` with ``tool``: the tool of an MCP server held to the contract ``tool`` names
+      (``contract``, if given, is its contract file, document URL or ``auto``), with the same
+      budget, concurrency and retries.
 
     ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
     ``max_refs`` (the most references per segment it takes; 1: a single-reference library),
@@ -92,6 +98,8 @@ def resolve(
     arguments: it is called with them, and the audit varies them) describe the one callable
     or external program given.
     ``impl`` and ``corpus_impl`` together are ONE implementation with two entry points.
+    ``backend_options``: keywords of the built-in libraries' backend classes (a patched copy's
+    opt-in behaviour, ``Upstream.patch_options``).
     Callables and programs are loaded eagerly: a bad spec raises AdapterError (one line).
     """
     given_name = name  # (``name`` is reused below)
@@ -109,17 +117,22 @@ def resolve(
     builtin: list[str] = []
     if impl is not None and ":" in impl:
         callable_spec = impl
-    elif impl is not None or (corpus_impl is None and external is None and http is None):
+    elif impl is not None or (corpus_impl is None and external is None and http is None and mcp is None):
         builtin = builtin_names(impl)
-    custom = int(bool(callable_spec or corpus_impl)) + int(external is not None) + int(http is not None)
-    if (http is None) != (contract is None):
+    custom = int(bool(callable_spec or corpus_impl)) + int(external is not None) + int(http is not None) + \
+        int(mcp is not None)
+    if (mcp is None) != (tool is None):
+        raise AdapterError("--mcp URL and --tool NAME@VERSION go together")
+    if mcp is not None and http is not None:
+        raise AdapterError("--http and --mcp: one service at a time")
+    if mcp is None and (http is None) != (contract is None):
         raise AdapterError("--http URL and --contract NAME@VERSION|FILE go together")
     if max_requests is not None and (isinstance(max_requests, bool) or not isinstance(max_requests, int)
                                      or max_requests < 1):
         raise AdapterError(f"--max-requests must be an integer >= 1, got {max_requests!r}")
-    if max_requests is not None and http is None:
+    if max_requests is not None and http is None and mcp is None:
         raise AdapterError("--max-requests limits the requests to an --http service")
-    if http is not None and overrides:
+    if (http is not None or mcp is not None) and overrides:
         raise AdapterError(f"--http: the contract states what the service computes; claim flags "
                            f"({', '.join(sorted(overrides))}) do not apply")
     accepts = _check_accepts(accepts)
@@ -148,7 +161,7 @@ def resolve(
     plan = []  # (name, client, bid, claims, supports, accepts, native_signature)
     for name in builtin:
         library, declared = registry.builtin(name)
-        spec = declared.backend_spec(library.name)
+        spec = {**declared.backend_spec(library.name), **(backend_options or {})}
         client = clients.get(library.name) or clients.setdefault(library.name, make_client())
         bid = _bid_for(client, spec)
         supports = Support(sentence=True, corpus=True, multi_reference=declared.multi_reference)
@@ -195,6 +208,14 @@ def resolve(
             adapters.append(HttpAdapter.start(http, contract, timeout=timeout, max_requests=max_requests,
                                               concurrency=http_concurrency, retries=http_retries,
                                               name=given_name.strip() if given_name else None))
+        if mcp is not None:
+            from .mcp import McpAdapter
+
+            if max_refs is not None:
+                raise AdapterError("--max-refs: an --mcp tool takes what its contract states (one reference)")
+            adapters.append(McpAdapter.start(mcp, tool, contract, timeout=timeout, max_requests=max_requests,
+                                             concurrency=http_concurrency, retries=http_retries,
+                                             name=given_name.strip() if given_name else None))
     except BaseException:
         for a in adapters:
             a.close()
@@ -204,7 +225,8 @@ def resolve(
     # How to re-create these adapters in another process (``--jobs``): this very call, and
     # the name of the one wanted.
     call = {"impl": impl, "corpus_impl": corpus_impl, "external": external, "overrides": overrides or None,
-            "timeout": timeout, "isolate": isolate, "max_refs": max_refs, "accepts": sorted(accepts) or None}
+            "timeout": timeout, "isolate": isolate, "max_refs": max_refs, "accepts": sorted(accepts) or None,
+            **({"backend_options": dict(backend_options)} if backend_options else {})}
     for a in adapters:
         if not getattr(a, "source_record", None):  # a service stays in this process: one budget
             a.spec = dict(call, name=a.name, given_name=given_name)

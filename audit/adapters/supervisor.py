@@ -28,13 +28,14 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import tempfile
 import threading
+import time
 import weakref
 from typing import Optional
 
 from ..processes import owner as procs
-from ..processes.stderr_lines import file_tail
+from ..processes.stderr_lines import StderrTail, file_tail
+from .faults import FaultBudget
 from .frames import EOF, TIMEOUT, read_frame
 
 #: Starting a worker and importing the implementation (or starting an external program and
@@ -58,18 +59,20 @@ def describe_exit(returncode) -> str:
 
 
 def stderr_tail(f, limit: int = 300) -> str:
-    """What the child said on stderr (a spooled file), for error messages: its last error
+    """What a child said on stderr, spooled to a file, for error messages: its last error
     line and its last line (``audit.processes.stderr_lines``)."""
     return file_tail(f, limit)
 
 
-def _stop(state: dict) -> None:
-    """End the child's process group and wait for the writer thread (also the finalizer:
-    it sees only ``state``, so it does not keep the supervisor alive)."""
-    proc = state.get("proc")
-    state["proc"] = None
-    if proc is not None:
-        procs.stop(proc)
+def _stop(state: dict, standby: bool = False) -> None:
+    """End the child's process group (and the standby's with ``standby``) and wait for the
+    writer thread (also the finalizer: it sees only ``state``, so it does not keep the
+    supervisor alive)."""
+    for key in ("proc", "standby") if standby else ("proc",):
+        proc = state.get(key)
+        state[key] = None
+        if proc is not None:
+            procs.stop(proc)
     writer = state.pop("writer", None)
     if writer is not None:
         writer.join(timeout=2)
@@ -83,11 +86,16 @@ class Supervisor:
 
     #: What ``close`` writes before closing the child's stdin (the worker's exit frame).
     goodbye = b""
+    #: Whether a restart may take a *standby*: after the first restart a second child is
+    #: started ahead of need (its set-up sent by ``_prepared``), so that the next
+    #: restart costs no start-up (a second on a loaded machine; faults.py counts them).
+    standby = False
 
     def __init__(self, argv, take, timeout: float, startup_timeout: float = LOAD_FLOOR,
                  cwd: Optional[str] = None, env: Optional[dict] = None):
         self.argv = list(argv)
         self.take = take
+        self.faults = FaultBudget(timeout)  # what the implementation's faults may cost (faults.py)
         self.timeout = float(timeout)
         self.startup_timeout = max(float(startup_timeout), self.timeout)
         self.cwd = cwd or os.getcwd()
@@ -95,30 +103,63 @@ class Supervisor:
         self.lock = threading.RLock()
         self.users = 0
         self.restarts = 0
-        self._state: dict = {"proc": None}
+        self._state: dict = {"proc": None, "standby": None}
         self._buf = b""
         self._stderr = None
-        weakref.finalize(self, _stop, self._state)
+        self._want_standby = False
+        weakref.finalize(self, _stop, self._state, True)
 
     @property
     def proc(self) -> Optional[subprocess.Popen]:
         return self._state["proc"]
 
+    @property
+    def timeout(self) -> float:
+        """The full per-call timeout; setting another one (the impact study's) starts a
+        fresh fault budget."""
+        return self.faults.timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float) -> None:
+        if float(seconds) != self.faults.timeout:
+            self.faults = FaultBudget(seconds)
+
     # -- lifecycle ------------------------------------------------------------------
     def start(self) -> None:
         """Start the child unless one runs (OSError when it cannot be executed), then
-        ``_spawned``.  Does not wait for it: several children may start side by side."""
+        ``_spawned``; a standby started before is taken instead.  Does not wait for it:
+        several children may start side by side."""
         with self.lock:
             if self.proc is not None:
                 return
-            if self._stderr is None:
-                self._stderr = tempfile.TemporaryFile()
-            self._state["proc"] = procs.spawn(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, env=self.env, bufsize=0,
-            )
+            ready = self._state["standby"]
+            self._state["standby"] = None
+            if ready is not None and procs.exited(ready):
+                procs.stop(ready)
+                ready = None
+            self._state["proc"] = ready or self._spawn()
             self._buf = b""
-            self._spawned()
+            if ready is None:
+                self._spawned()
+            else:
+                self._promoted()
+            if self._want_standby:
+                try:
+                    self._state["standby"] = self._spawn()
+                    self._prepared(self._state["standby"])
+                except OSError:  # no standby: the next restart starts one itself
+                    procs.stop(self._state["standby"])
+                    self._state["standby"] = None
+
+    def _spawn(self) -> subprocess.Popen:
+        if self._stderr is None:
+            self._stderr = StderrTail()  # a pipe, its end kept in memory: no file grows
+        err = self._stderr.pipe()
+        try:
+            return procs.spawn(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                               cwd=self.cwd, env=self.env, bufsize=0)
+        finally:
+            os.close(err)
 
     def ensure(self) -> None:
         """A running child for the next call: one that died between calls is replaced and
@@ -134,13 +175,15 @@ class Supervisor:
         self._stopped()
 
     def restart(self) -> None:
-        """The child failed a call (crash, hang, broken stream): kill it and count it."""
+        """The child failed a call (crash, hang, broken stream): kill it and count it; from
+        now on a standby is kept (when the class allows it)."""
         self.kill()
         self.restarts += 1
+        self._want_standby = self.standby
 
     def close(self) -> None:
         """Say goodbye, close stdin, give the child a second to exit on its own, then end
-        its group (children it forked too) and drop the stderr file."""
+        its group (children it forked too) and stop reading its stderr."""
         with self.lock:
             proc = self.proc
             if proc is not None:
@@ -152,9 +195,9 @@ class Supervisor:
                     pass
                 self._state["proc"] = None
                 procs.stop(proc, wait=1.0)
-                _stop(self._state)  # the writer thread
                 self._buf = b""
                 self._stopped()
+            _stop(self._state, True)  # the writer thread, the standby
             if self._stderr is not None:
                 self._stderr.close()
                 self._stderr = None
@@ -175,6 +218,12 @@ class Supervisor:
     # -- hooks ----------------------------------------------------------------------
     def _spawned(self) -> None:
         """A fresh child runs (called under the lock); a protocol sends its set-up here."""
+
+    def _prepared(self, standby: subprocess.Popen) -> None:
+        """A standby was started: a protocol sends it its set-up here (``standby``)."""
+
+    def _promoted(self) -> None:
+        """The standby is the child now (its set-up was sent by ``_prepared``)."""
 
     def _stopped(self) -> None:
         """The child is gone; a protocol forgets what was in flight here."""
@@ -214,19 +263,23 @@ class Supervisor:
         frame, self._buf = read_frame(self.proc.stdout.fileno(), self._buf, self.take, timeout)
         return frame
 
-    def answers(self, results: list, start: int, judge) -> int:
-        """Fill ``results[start:]`` with the answers to a batch already sent, read in order,
-        each within ``timeout`` of the previous one.  ``judge(frame, k)`` turns the k-th frame
-        of the batch (or TIMEOUT / EOF) into ``(result, trusted)``.  The first untrusted one
-        (a crash, a hang, a broken stream) costs that item and a restart: the index after it
-        is returned, for the caller to send the rest to a fresh child; ``len(results)`` when
-        every item was answered.  One bad item therefore never costs the batch."""
-        for i in range(start, len(results)):
-            results[i], trusted = judge(self.read(self.timeout), i - start)
+    def answers(self, n: int, judge, limit: float) -> list[tuple]:
+        """The answers to a batch of ``n`` items already sent, read in order, each within
+        ``limit`` seconds of the previous one: ``[(result, trusted, seconds)]``.
+        ``judge(frame, k)`` turns the k-th frame of the batch (or TIMEOUT / EOF) into
+        ``(result, trusted)``.  The first untrusted one (a crash, a hang, a broken stream)
+        costs a restart and ends the list there: the caller (``faults.Line.run``) decides
+        what happens to the rest.  One bad item therefore never costs the batch."""
+        out = []
+        for k in range(n):
+            start = time.monotonic()
+            frame = self.read(limit)
+            result, trusted = judge(frame, k)
+            out.append((result, trusted, time.monotonic() - start))
             if not trusted:
                 self.restart()
-                return i + 1
-        return len(results)
+                break
+        return out
 
     # -- describing failures ----------------------------------------------------------
     def exit_detail(self) -> str:
@@ -250,7 +303,7 @@ class Supervisor:
         return None
 
     def stderr_tail(self, limit: int = 300) -> str:
-        return stderr_tail(self._stderr, limit)
+        return self._stderr.tail(limit) if self._stderr is not None else ""
 
 
 class Tenant:

@@ -12,10 +12,12 @@ Parent -> worker:
   ["signature", bid, claims]               -> ["ok", str | null]  | ["error", message]
   ["run", bid, op, claims, items]          -> ["item", i, result] for each item, streamed
   ["exit"]
-On start the worker sends ["ready", pid].  The worker is a child subreaper
-(``audit.processes.subreaper``): processes the implementation daemonizes stay its descendants, and it
-ends them (and its process group) when it exits, when the parent stops it (``procs.stop``),
-or, through a watchdog thread, when the parent process goes away.
+On start the worker sends ["ready", pid].  The process chrf-audit starts is a child subreaper
+(``audit.processes.subreaper.host_in_child``) that forks the worker and only waits for it: the
+implementation's parent is that process, never chrf-audit (a SIGTERM or SIGSTOP to its parent
+reaches nothing of the audit).  Processes the implementation daemonizes stay in that tree; they
+(and the process group) are ended when the worker exits, when the parent stops it
+(``procs.stop``), or, through watchdog threads, when chrf-audit goes away.
 """
 
 from __future__ import annotations
@@ -34,8 +36,7 @@ def encode(obj) -> bytes:
 
 
 def _watch_parent(parent: int) -> None:
-    """The parent died (even by SIGKILL, which no handler sees): end every process this one
-    started (daemons included: audit.processes.subreaper), then this process group."""
+    """The parent died: end every process this one started, then this process group."""
     from audit.processes import subreaper
 
     while os.getppid() == parent:
@@ -45,6 +46,11 @@ def _watch_parent(parent: int) -> None:
 
 
 def main() -> None:
+    from audit.processes import subreaper
+
+    # The implementation runs in a child of this process, never in chrf-audit's own child:
+    # what it does to its parent (SIGTERM, SIGSTOP) reaches this waiting subreaper only.
+    subreaper.host_in_child()
     proto_in = os.fdopen(os.dup(0), "rb")
     proto_out = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -53,12 +59,11 @@ def main() -> None:
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
 
-    from audit.processes import subreaper
     from audit.adapters import backends as B
     from audit.adapters.backend_loader import load as load_backend
 
-    subreaper.become_subreaper()  # daemons the implementation starts stay in this tree
-    subreaper.watch_children()  # (and /proc is read only after a child exited)
+    # its parent is the subreaper above (same group): when it goes, this process ends too
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
     def send(obj) -> None:
         proto_out.write(encode(obj))
@@ -97,7 +102,6 @@ def main() -> None:
             backend = loaded[bid]
             for i, item in enumerate(items):
                 send(("item", i, backend.call(op, claims, item)))
-            subreaper.reap_adopted()  # daemons that exited: no zombies piling up
         else:  # pragma: no cover - protocol bug
             send(("error", f"unknown request {kind!r}"))
     sys.stdout.flush()

@@ -148,6 +148,8 @@ class Checker:
             obs.detail = f"first call {first.value!r}, second call {second!r}"
             return obs
         if abs(first.value - float(expected)) <= tol:
+            if first.mutated:  # the right score, computed by changing the caller's lists
+                obs.key, obs.detail = ("arguments-mutated",), first.mutated
             return obs
         ignored = tuple(sorted(k for k in (changes or {}) if k in self.ignored))
         prefix: tuple = ()

@@ -11,7 +11,7 @@ it runs alone, after other units, in this process or in another (``--jobs 1`` an
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 from ..findings import AdapterSummary, AuditResult
 from ..settings import options
@@ -26,7 +26,7 @@ __all__ = ["run_audit"]
 
 def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Optional[int] = None,
               tolerance: float = options.default("tolerance"),
-              cases_dir: Optional[Path] = Path("cases"), save_cases: bool = False, derandomize: bool = False,
+              cases_dir: Optional[Path] = Path("cases"), save_cases: Union[bool, Path] = False, derandomize: bool = False,
               progress: Optional[Callable[[Progress], None]] = None,
               on_summary: Optional[Callable[[AdapterSummary], None]] = None, jobs: int = 1,
               hypothesis_profile: Optional[str] = None) -> AuditResult:
@@ -43,6 +43,10 @@ def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Op
     ``hypothesis_profile`` names the Hypothesis settings profile (default ``chrf-audit``, see
     ``audit.settings.hypothesis_profiles``); ``max_examples=None`` takes that profile's budget.  No
     ``./.hypothesis`` is left in the current directory.
+
+    ``save_cases``: True saves each finding's minimal repro into ``cases_dir``; a directory,
+    into that directory (the CLI replays chrf-audit's curated cases by default but saves
+    into ``./cases``).
     """
     profile = resolve_profile(hypothesis_profile)
     if max_examples is None:
@@ -54,6 +58,7 @@ def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Op
     unit_options = dict(seed=seed, max_examples=max_examples, tolerance=tolerance, cases_dir=cases_dir, profile=profile)
     with private_storage():
         result.adapters = run_units(list(adapters), unit_options, jobs=jobs, progress=progress, on_summary=on_summary)
-    if save_cases and cases_dir is not None:
-        save_findings_as_cases(result, Path(cases_dir))
+    target = cases_dir if save_cases is True else save_cases or None  # a directory: saved there instead
+    if target is not None:
+        save_findings_as_cases(result, Path(target))
     return result

@@ -36,6 +36,7 @@ from typing import Callable, Optional
 from hypothesis import Phase, given, seed as hseed, settings, target
 
 from .checker import Checker, Observation
+from ..adapters import faults
 from ..settings.hypothesis_profiles import HealthCheckFailed, SearchProfile, forced_settings
 
 try:  # Python 3.11+
@@ -166,7 +167,10 @@ def _current_choices() -> tuple:
 
 def record(found: dict, obs: Observation, origin: str = "search", choices=None, pass_name: str = "") -> None:
     """Count an observation under its key; keep the largest difference and, for the shrink
-    run, the smallest examples drawn."""
+    run, the smallest examples drawn.  A call the fault budget did not make is no evidence
+    (``audit.adapters.faults``); a hang of its derived limit is confirmed before a report."""
+    if not faults.counts(obs.outcome):
+        return
     c = found.setdefault(obs.key, _Collected(origin=origin))
     c.count += 1
     if c.largest is None or obs.difference > c.largest.difference:
@@ -259,7 +263,9 @@ def generate(p: Pass, found: dict, *, seed: int, tick: Callable[[], None], confi
 def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], None],
            profile: Optional[SearchProfile] = None):
     """Shrink one key from its recorded examples; only that key fails in this run.
-    Returns (minimal observation or None when no recorded example fails again, flaky)."""
+    Returns (minimal observation or None when no recorded example fails again, flaky).
+    It is one shrink run of the fault budget (``audit.adapters.faults``): a skipped call never
+    fails; a hang of a derived limit does, confirmed before it is returned (``reported``)."""
     from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
     from hypothesis.errors import FlakyFailure
 
@@ -273,7 +279,7 @@ def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], No
     def probe(changes, inputs):
         tick()
         obs = p.examine(inputs, changes)
-        if obs.key == key:
+        if obs.key == key and faults.counts(obs.outcome):
             obs.changes = changes
             obs.replay_case = inputs
             raise Divergence(obs)
@@ -282,15 +288,21 @@ def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], No
     # @seed turns the database off; this run needs it (the recorded examples live there).
     probe._hypothesis_internal_use_settings = settings(probe._hypothesis_internal_use_settings, database=db)
     probe._hypothesis_internal_database_key = _DB_KEY  # what hypothesis.find() sets too
-    with no_wall_clock():
+    with no_wall_clock(), faults.shrinking():
         try:
             probe()
         except Divergence as exc:
-            return exc.observation, False
+            out = exc.observation, False
         except (FlakyFailure, _BaseExceptionGroup) as group:
             found = [e for e, _ in _flatten(group, True)]
-            return (found[0].observation if found else None), True
-    return None, False
+            out = (found[0].observation if found else None), True
+        else:
+            out = None, False
+    obs, flaky = out
+    if obs is None or faults.observed(obs.outcome):
+        return obs, flaky
+    obs = faults.reported([obs] + [s[-1] for s in seeds], key, lambda o: p.examine(o.replay_case, o.changes))
+    return obs, flaky and obs is not None
 
 
 def _flatten(exc, flaky: bool):

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..gate import config as _config
 from ..settings import options
 from ..errors import UsageError
-from ..files.outputs import check_file, check_report_outputs
+from ..files.outputs import check_file, check_report_outputs, to_stdout
 from .progress import Phases
 from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, check_output_names,
                   close_all, enrich_result, execute, resolve_adapters, validate_search_args, write_outputs)
@@ -182,17 +182,17 @@ def check(args) -> int:
     accepted = _accepted(args, cmp, result, today)
     if args.update_baseline:
         with Phases(not args.quiet) as phases:  # ... and write
-            write_outputs(args, doc, phases=phases, accepted=accepted)
+            table = write_outputs(args, doc, phases=phases, accepted=accepted)
         # only the audited implementations' entries change; the file is re-read under a lock
         n, added, removed = B.update_file(args.baseline, result.findings, audited=audited, today=today)
         lines = [f"baseline {args.baseline} updated: {n} accepted "
                  f"({len(added)} added, {len(removed)} removed)"]
         lines += [f"  ADDED    {e.implementation}  {e.family}" for e in added]
         lines += [f"  REMOVED  {e.implementation}  {e.family}" for e in removed]
-        print("\n".join(lines))
+        to_stdout(table + ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))  # last: a full or closed stdout loses no file
         return 0
     lines = _report_lines(cmp, baseline, args) + [_verdict(cmp, args.strict)]
     with Phases(not args.quiet) as phases:  # ... and write (the verdict goes to the job summary too)
-        write_outputs(args, doc, phases=phases, accepted=accepted, check_lines=lines)
-    print("\n".join(lines))
+        table = write_outputs(args, doc, phases=phases, accepted=accepted, check_lines=lines)
+    to_stdout(table + ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))
     return 1 if cmp.failed(args.strict) else 0

@@ -7,7 +7,7 @@ import sys
 
 from ..files import jsontext
 from ..errors import UsageError
-from ..files.outputs import atomic_write, check_file
+from ..files.outputs import atomic_write, check_file, stdout_last
 from .progress import impact_progress
 from .run import add_impl_flags, custom_flags
 
@@ -135,12 +135,13 @@ def run(args, *, adapter=None, console=None) -> int:
     finally:
         if own:
             _close(adapter)
-    render(result, console=console)
     if args.json:
         try:
             atomic_write(args.json, jsontext.dumps(result.to_dict()))
         except OSError as exc:
             raise UsageError(f"{args.json}: cannot write: {exc.strerror or exc}") from None
+    with stdout_last():  # last: a full or closed stdout loses no file
+        render(result, console=console)
     return 0
 
 

@@ -7,7 +7,8 @@ characters ran the whole audit and then failed on "File name too long" with noth
 not even ``--json``.  The output paths themselves are checked before the audit
 (``audit.files.outputs``); this checks the names derived from them, as soon as the implementations
 are known, against what the file system allows (``NAME_MAX`` per component, ``PATH_MAX`` per
-path, asked of the directory with ``pathconf``), for the longest family id there is.
+path, asked of the directory with ``pathconf``), for the longest family id there is; and
+that none of those files is reached through a symbolic link planted in a reports directory.
 """
 
 from __future__ import annotations
@@ -55,8 +56,46 @@ def _conf(directory: Path, name: str, fallback: int) -> int:
     return fallback
 
 
+def planted_links(names: Iterable[str], reports_dirs: Iterable[Path]) -> None:
+    """UsageError (one line) when a file the run may write into a reports directory is reached
+    through a symbolic link there (``reports/issues -> ../elsewhere``, a chart or report that
+    is a link), or a directory stands where a file goes (``audit.files.inside``): said before
+    the audit, not after it.  The writer checks again before its first write
+    (``ReportSet.check``)."""
+    from ..files.inside import problem
+    from ..files.report_set import MANIFEST
+    from ..render._text import unique_slugs
+
+    slugs = list(unique_slugs(list(names)).values())
+    family = _longest_family()
+    rels = ["audit.json", "junit.xml", MANIFEST]
+    for slug in slugs:
+        rels += [f"{slug}.md", f"charts/{slug}-{family}.svg", f"issues/{slug}/{family}.md"]
+    for d in reports_dirs:
+        # every file of the family-named kinds already there (the families are known after the audit)
+        here = rels + [f"charts/{p.name}" for p in _entries(d / "charts") if any(p.name.startswith(f"{s}-") for s in slugs)]
+        here += [f"issues/{s}/{p.name}" for s in slugs for p in _entries(d / "issues" / s)]
+        for rel in here:
+            why = problem(d, rel)
+            if why:
+                raise UsageError(f"reports directory {d}: {why}")
+
+
+def _entries(directory: Path) -> list[Path]:
+    """What a real directory holds (nothing when it is missing, not a directory, or a link:
+    ``problem`` names the link)."""
+    if directory.is_symlink() or not directory.is_dir():
+        return []
+    try:
+        return sorted(directory.iterdir())
+    except OSError:
+        return []
+
+
 def check(names: Iterable[str], reports_dirs: Iterable[Optional[Path]], cases_dir: Optional[Path] = None) -> None:
-    """UsageError (one line) when a file named after an implementation would be too long."""
+    """UsageError (one line) when a file named after an implementation would be too long, or
+    a file of a reports directory is reached through a link (``planted_links``)."""
+    names = list(names)
     dirs = [Path(d) for d in reports_dirs if d is not None]
     for name, path in derived(names, dirs, cases_dir):
         component = len(os.fsencode(path.name))
@@ -71,3 +110,4 @@ def check(names: Iterable[str], reports_dirs: Iterable[Optional[Path]], cases_di
         if full >= longest:
             raise UsageError(f"implementation name {shown!r} makes the path of {path.name[:40]}... {full} bytes, "
                              f"more than the {longest} the file system allows; give a shorter --name")
+    planted_links(names, dirs)

@@ -36,8 +36,8 @@ def add_impl_flags(p: argparse.ArgumentParser, timeout: float = options.default(
                    title: str = "implementation under audit") -> None:
     """The implementation options, the same for run, check and impact."""
     g = p.add_argument_group(title)
-    for name in ("impl", "corpus_impl", "external", "http", "contract", "max_requests", "http_concurrency",
-                 "http_retries", "max_refs", "name", "accepts"):
+    for name in ("impl", "corpus_impl", "external", "http", "contract", "mcp", "tool", "max_requests",
+                 "http_concurrency", "http_retries", "max_refs", "name", "accepts"):
         options.add_argument(g, name)
     options.add_argument(g, "timeout", default=timeout, help=f"per-call timeout in seconds (default {timeout:g})")
 
@@ -61,6 +61,8 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--quiet", action="store_true", help="no progress on stderr (search, patch verification, report writing)")
     g.add_argument("--timestamp", action="store_true",
                    help="record the time of the run (in one separate 'volatile' field of the JSON report)")
+    for name in ("versions_from", "related"):
+        options.add_argument(g, name)
     g.add_argument("--no-verify", action="store_true",
                    help="do not verify suggested patches (each is applied to a temporary copy of the upstream package, which is audited and the finding's repro replayed on it)")
 
@@ -120,10 +122,12 @@ def custom_flags(args) -> dict:
     (absent in older namespaces); values checked by the option table."""
     out = {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
            "accepts": getattr(args, "accepts", None)}
-    if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None:
+    if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None or \
+            getattr(args, "mcp", None) is not None or getattr(args, "tool", None) is not None:
         http = options.validate({k: getattr(args, k, None) if getattr(args, k, None) is not None else options.default(k)
-                                 for k in ("http", "contract", "max_requests", "http_concurrency", "http_retries")})
-        out.update(http)
+                                 for k in ("http", "contract", "mcp", "tool", "max_requests", "http_concurrency",
+                                           "http_retries")})
+        out.update({k: v for k, v in http.items() if v is not None or k in ("http", "contract")})
     elif getattr(args, "max_requests", None) is not None:
         raise UsageError("--max-requests limits the requests to an --http service")
     return out
@@ -131,7 +135,8 @@ def custom_flags(args) -> dict:
 
 def implementation_given(args) -> bool:
     """Whether the command line (or a configuration entry) names implementations."""
-    return bool(args.impl or args.corpus_impl or args.external or getattr(args, "http", None))
+    return bool(args.impl or args.corpus_impl or args.external or getattr(args, "http", None)
+                or getattr(args, "mcp", None))
 
 
 def resolve_adapters(args):
@@ -158,7 +163,7 @@ def check_output_names(args, adapters, default_dir=None) -> None:
 
     try:
         check([a.name for a in adapters], [args.reports_dir or default_dir, args.markdown],
-              Path(args.cases) if getattr(args, "save_cases", False) and args.cases is not None else None)
+              Path(getattr(args, "save_cases_to", args.cases)) if getattr(args, "save_cases", False) else None)
     except BaseException:
         for a in adapters:
             a.close()
@@ -202,7 +207,7 @@ def execute(args, adapters, on_summary=None):
     jobs = getattr(args, "jobs", None) or default_jobs()
     with ProgressLine(not getattr(args, "quiet", False)) as progress:
         return run_audit(adapters, seed=args.seed, max_examples=args.max_examples, tolerance=args.tolerance,
-                         cases_dir=args.cases, save_cases=args.save_cases,
+                         cases_dir=args.cases, save_cases=args.save_cases and Path(getattr(args, "save_cases_to", args.cases)),
                          derandomize=getattr(args, "derandomize", False), progress=progress,
                          on_summary=on_summary, jobs=jobs, hypothesis_profile=getattr(args, "hypothesis_profile", None))
 
@@ -226,6 +231,8 @@ def enrich_result(args, result, adapters, *, default_dir=None, verified=None, ph
     from .progress import Phases
 
     targets = report_targets(args, default_dir)
+    versions, related = getattr(args, "upstream_records", None) or upstream_records(
+        args, [a.implementation for a in result.adapters])
     request = None
     if getattr(args, "impact_data", None) is not None:
         request = ImpactRequest(data=args.impact_data, systems=args.impact_systems, resamples=args.impact_resamples,
@@ -238,41 +245,66 @@ def enrich_result(args, result, adapters, *, default_dir=None, verified=None, ph
                           timeout=getattr(args, "timeout", None) or options.default("timeout"),
                           impact_request=request, adapters=adapters,
                           impact_steps=lambda: progress(quiet=getattr(args, "quiet", False)),
-                          say=lambda line: print(line, file=sys.stderr))
+                          say=lambda line: print(line, file=sys.stderr), versions=versions, related=related)
         task.advance()
     return enriched
 
 
-def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check_lines=None) -> None:
-    """Render the document and write every output asked for: the terminal table, each
-    reports directory, --json, --junit, the GitHub job summary.  ``accepted``: the findings
-    ``check`` accepts, {(implementation, family): reason} (skipped in JUnit);
-    ``check_lines``: the gate's verdict, for the job summary."""
+def upstream_records(args, implementations) -> tuple:
+    """The versions results (``--versions-from`` or the cache) of the audited libraries and the
+    records of ``--related`` (``audit.enrich.versions``, ``audit.upstream.records``)."""
+    from ..enrich.versions import results_for
+    from ..upstream.records import load_related
+    from ..upstream.registry import library_of
+
+    packages = [lib.distribution for lib in (library_of(name) for name in implementations) if lib]
+    versions = results_for(packages, getattr(args, "versions_from", None),
+                           say=lambda line: print(line, file=sys.stderr))
+    related = load_related(args.related) if getattr(args, "related", None) is not None else None
+    return versions, related
+
+
+def write_outputs(args, doc, default_dir=None, phases=None, accepted=None, check_lines=None) -> bytes:
+    """Render the document and write every file output asked for: each reports directory,
+    --json, --junit, the GitHub job summary; return the findings table, which the caller
+    prints last (``outputs.to_stdout``), so that a full or closed standard output loses no
+    file.  One output that cannot be written does not keep the others from being written:
+    its error (one line) is raised after them.  ``accepted``: the findings ``check`` accepts,
+    {(implementation, family): reason} (skipped in JUnit); ``check_lines``: the gate's
+    verdict, for the job summary."""
     from ..files import outputs
     from . import writing
     from ..render import github, json_report, junit, terminal
     from .progress import Phases
 
     width, color = outputs.terminal_facts()
-    outputs.print_bytes(terminal.render(doc, width=width, color=color)["terminal.txt"])
+    table = terminal.render(doc, width=width, color=color)["terminal.txt"]
     phases = phases or Phases(False)
     targets = report_targets(args, default_dir)
-    try:  # the paths were checked before the audit (audit.files.outputs); this is a late failure
-        with phases.phase("writing reports", total=len(targets) + bool(args.json) + bool(args.junit)) as task:
-            for target in targets:
-                writing.write_reports(doc, target, accepted=accepted)
-                task.advance()
-            if args.json:
-                outputs.atomic_write(args.json, json_report.render(doc)["audit.json"])
-                task.advance()
-            if args.junit:
-                outputs.atomic_write(args.junit, junit.render(doc, accepted)["junit.xml"])
-                task.advance()
-        summary = outputs.step_summary_path()
-        if summary:
+    writes = [lambda t=t: writing.write_reports(doc, t, accepted=accepted) for t in targets]
+    if args.json:
+        writes.append(lambda: outputs.atomic_write(args.json, json_report.render(doc)["audit.json"]))
+    if args.junit:
+        writes.append(lambda: outputs.atomic_write(args.junit, junit.render(doc, accepted)["junit.xml"]))
+    failed = None
+    with phases.phase("writing reports", total=len(writes)) as task:
+        for write in writes:  # the paths were checked before the audit (audit.files.outputs): a late failure
+            try:
+                write()
+            except OSError as exc:
+                failed = failed or UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}")
+            except UsageError as exc:
+                failed = failed or exc
+            task.advance()
+    summary = outputs.step_summary_path()
+    if summary:
+        try:
             outputs.append_file(summary, github.render(doc, check_lines)["step-summary.md"])
-    except OSError as exc:
-        raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
+        except OSError as exc:
+            failed = failed or UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}")
+    if failed is not None:
+        raise failed
+    return table
 
 
 def run(args) -> int:
@@ -280,7 +312,7 @@ def run(args) -> int:
 
     validate_search_args(args)
     check_report_outputs(args, Path("reports") if not implementation_given(args) else None)
-    if getattr(args, "impact_data", None) is not None and getattr(args, "http", None):
+    if getattr(args, "impact_data", None) is not None and (getattr(args, "http", None) or getattr(args, "mcp", None)):
         raise UsageError("--impact-data needs corpus scores; an --http service's are contract checks (docs/http.md)")
     if getattr(args, "impact_data", None) is not None:
         from ..impact import load_impact_data
@@ -289,6 +321,11 @@ def run(args) -> int:
     adapters = resolve_adapters(args)
     default_dir = Path("reports") if not implementation_given(args) else None
     check_output_names(args, adapters, default_dir)
+    try:  # a bad --versions-from or --related fails before the audit, not after
+        args.upstream_records = upstream_records(args, [a.name for a in adapters])
+    except BaseException:
+        close_all(adapters)
+        raise
     verify = bool(args.reports_dir or default_dir or args.markdown) and not args.no_verify
     from .. import render as report
     from ..enrich import start_verification
@@ -313,5 +350,8 @@ def run(args) -> int:
         close_all(adapters)
     doc = report.document(enriched, timestamp=args.timestamp)  # render ...
     with Phases(not args.quiet) as phases:
-        write_outputs(args, doc, default_dir, phases=phases)  # ... and write
+        table = write_outputs(args, doc, default_dir, phases=phases)  # ... and write
+    from ..files.outputs import to_stdout
+
+    to_stdout(table)  # last: a full or closed stdout loses no file
     return 1 if result.findings else 0

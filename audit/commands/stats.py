@@ -115,7 +115,7 @@ def run(args) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     from ..settings.limits import check_timeout
-    from ..files.outputs import atomic_write, check_dir, check_file
+    from ..files.outputs import atomic_write, check_dir, check_file, stdout_last
     check_timeout(args.timeout)
     check_file(args.json, "--json")  # before the audit: a bad path must not cost its results
     check_dir(args.reports_dir, "--reports-dir")
@@ -127,12 +127,13 @@ def run(args) -> int:
     finally:
         for p in procs:
             p.close()
-    if not args.quiet:
-        report.terminal(result)
     if args.reports_dir:
         out = Path(args.reports_dir)
         markdown.write(result, out)
         atomic_write(out / "stats.json", report.to_json(result))
     if args.json:
         atomic_write(args.json, report.to_json(result))
+    if not args.quiet:
+        with stdout_last():  # last: a full or closed stdout loses no file
+            report.terminal(result)
     return 1 if result.findings else 0

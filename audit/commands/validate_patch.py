@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..files import jsontext
 from ..errors import UsageError
-from ..files.outputs import atomic_write, check_file
+from ..files.outputs import atomic_write, check_file, to_stdout
 from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overrides, validate_search_args
 
 
@@ -30,6 +30,9 @@ def register(sub) -> None:
     g.add_argument("--patch", type=Path, metavar="FILE", help="unified diff against the implementation's package")
     g.add_argument("--source", type=Path, metavar="DIR",
                    help="source checkout holding the patched package (DIR/<pkg>, DIR/src/<pkg> or DIR itself)")
+    g.add_argument("--call-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a keyword the patched built-in library is called with (an opt-in patch's new parameter, "
+                        "e.g. effective_order=true); the value is JSON (true, 3, \"x\") or else a string")
     g.add_argument("--json", type=Path, metavar="PATH", help="write the result as JSON here")
     g.add_argument("--quiet", action="store_true", help="no progress on stderr (drawn only for a terminal)")
     add_impl_flags(p)
@@ -60,7 +63,8 @@ def validate_patch(args) -> int:
     cases = Path(args.cases).resolve() if args.cases is not None and Path(args.cases).is_dir() else None
     target = Target(impl=args.impl, corpus_impl=args.corpus_impl, overrides=overrides, seed=args.seed,
                     max_examples=args.max_examples, tolerance=args.tolerance, timeout=args.timeout,
-                    cases=str(cases) if cases else None, hypothesis_profile=args.hypothesis_profile)
+                    cases=str(cases) if cases else None, hypothesis_profile=args.hypothesis_profile,
+                    backend_options=call_options(args.call_option, args.impl))
     target.packages()  # unknown implementation: fail before any work
     diff = read_diff(args.patch) if args.patch is not None else None
     from .progress import Phases
@@ -68,10 +72,32 @@ def validate_patch(args) -> int:
     with Phases(not args.quiet) as phases:  # drawn on stderr for a terminal, as run's
         result = validate(target, diff=diff, diff_name=str(args.patch) if args.patch else "patch",
                           source=args.source, progress=phases)
-    print(render(result))
     if args.json:
         write_json(result, args.json)
+    to_stdout((render(result) + "\n").encode("utf-8", "backslashreplace"))  # last: a full stdout loses no file
     return 0 if result.ok else 1
+
+
+def call_options(items: list, impl) -> dict:
+    """``--call-option NAME=VALUE`` as keywords of a built-in library's patched copy."""
+    import json
+    import keyword
+
+    if items and (not impl or ":" in impl):
+        raise UsageError("--call-option passes keywords to a built-in library (--impl nltk, torchmetrics, ...)")
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier() or keyword.iskeyword(name):
+            raise UsageError(f"--call-option expects NAME=VALUE with NAME a Python identifier, got {item!r}")
+        try:
+            out[name] = json.loads(value)
+        except ValueError:
+            out[name] = value
+        if not isinstance(out[name], (bool, int, float, str)) or out[name] is None:
+            raise UsageError(f"--call-option {name}: a boolean, a number or a string, got {value!r}")
+    return out
 
 
 def write_json(result, path) -> None:

@@ -59,6 +59,27 @@ def _score(c: Contract, name: str, hyps, refs, family: str = "contract-corpus-sc
     return Probe(name, c.body(hyps, refs, beta=beta, lowercase=lowercase), "score", family, fields, note, tags)
 
 
+def _scores(c: Contract, name: str, hyps, refs, family: str, **kw) -> list[Probe]:
+    """``_score`` of these segments, in as many requests as the contract's limits need (a
+    contract may take fewer segments or bytes at once than it has whitespace code points or
+    punctuation marks).  No segments: no probe."""
+    groups, current, size = [], [], 0
+    for i, (h, r) in enumerate(zip(hyps, refs)):
+        n = len(h.encode("utf-8", "surrogatepass")) + len(r.encode("utf-8", "surrogatepass"))
+        if current and (len(current) == c.max_segments or size + n > c.max_bytes):
+            groups.append(current)
+            current, size = [], 0
+        current.append(i)
+        size += n
+    if not current:
+        return []
+    groups.append(current)
+    if len(groups) == 1:
+        return [_score(c, name, hyps, refs, family, **kw)]
+    return [_score(c, f"{name} (part {k + 1} of {len(groups)})", [hyps[i] for i in g], [refs[i] for i in g], family,
+                   **kw) for k, g in enumerate(groups)]
+
+
 def _refuse(c: Contract, name: str, inner: Any, family: str, note: str = "", whole: bool = False) -> Probe:
     return Probe(name, inner if whole else c.wrap(inner), "refuse", family, None, note)
 
@@ -88,22 +109,22 @@ def score_probes(c: Contract) -> list[Probe]:
     out.append(_score(c, "a tie in a segment score beside another segment", ["a b c", h2], ["a b d", r2],
                       "contract-score-rounding"))
     ws = sorted(c.metric.whitespace)
-    out.append(_score(c, "every whitespace code point between words",
-                      [f"ab{w}cd." for w in ws], ["ab cd." for _ in ws], "contract-word-tokens"))
-    out.append(_score(c, "whitespace at the ends and in runs",
-                      [f"{w}x{w}{w}y{w}" for w in ws[:8]], ["x y"] * 8, "contract-word-tokens"))
-    out.append(_score(c, "characters that look like whitespace but are not",
-                      [f"ab{w}cd" for w in LOOKALIKES], ["ab cd"] * len(LOOKALIKES), "contract-word-tokens"))
+    out += _scores(c, "every whitespace code point between words",
+                   [f"ab{w}cd." for w in ws], ["ab cd." for _ in ws], "contract-word-tokens")
+    out += _scores(c, "whitespace at the ends and in runs",
+                   [f"{w}x{w}{w}y{w}" for w in ws[:8]], ["x y"] * len(ws[:8]), "contract-word-tokens")
+    out += _scores(c, "characters that look like whitespace but are not",
+                   [f"ab{w}cd" for w in LOOKALIKES], ["ab cd"] * len(LOOKALIKES), "contract-word-tokens")
     punct = sorted(c.metric.punctuation)
-    out.append(_score(c, "each ASCII punctuation mark at the end and at the start of a word",
-                      [f"w{p} {p}w" for p in punct], ["w w"] * len(punct), "contract-word-tokens"))
-    out.append(_score(c, "one mark per word, marks alone, marks that are not ASCII",
-                      ["(hi) ...", "a. .b , !", "hi!! --x", *NON_ASCII_PUNCT],
-                      ["hi ...", "a b , !", "hi! x", *NON_ASCII_PUNCT], "contract-word-tokens"))
+    out += _scores(c, "each ASCII punctuation mark at the end and at the start of a word",
+                   [f"w{p} {p}w" for p in punct], ["w w"] * len(punct), "contract-word-tokens")
+    out += _scores(c, "one mark per word, marks alone, marks that are not ASCII",
+                   ["(hi) ...", "a. .b , !", "hi!! --x", *NON_ASCII_PUNCT],
+                   ["hi ...", "a b , !", "hi! x", *NON_ASCII_PUNCT], "contract-word-tokens")
     for lowercase in (True, False):
-        out.append(_score(c, f"case pairs with lowercase {str(lowercase).lower()}",
-                          CASES, [s.lower() if not lowercase else s.upper() for s in CASES],
-                          "contract-lowercase", lowercase=lowercase))
+        out += _scores(c, f"case pairs with lowercase {str(lowercase).lower()}",
+                       CASES, [s.lower() if not lowercase else s.upper() for s in CASES],
+                       "contract-lowercase", lowercase=lowercase)
     for beta in sorted({1, 3, min(hi, 16)} - {default}):
         if lo <= beta <= hi:
             out.append(_score(c, f"beta {beta}", ["the cat sat", "a b c d e f"], ["the cat sat on the mat", "a b"],

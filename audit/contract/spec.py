@@ -16,65 +16,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
 
+from reference_impl.conventions import COUNTED
+
 from ..errors import UsageError
+from ..files.jsontext import nested_deeper
+from . import schemas
 from .definition import Metric, code_points
+from .format import CONTRACT_SCHEMA, inconsistent
 
 DATA = Path(__file__).with_name("data")
-
-#: What a contract file must hold (the parts the audit reads), as a JSON Schema.
-CONTRACT_SCHEMA = {
-    "type": "object",
-    "required": ["contract_format", "name", "version", "metric", "request", "response", "parameters",
-                 "limits", "input_schema", "output_schema"],
-    "properties": {
-        "contract_format": {"const": 1},
-        "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]*$"},
-        "version": {"type": "string", "minLength": 1},
-        "metric": {
-            "type": "object",
-            "required": ["char_order", "word_order", "whitespace", "punctuation", "score_decimals", "rounding"],
-            "properties": {
-                "char_order": {"type": "integer", "minimum": 1, "maximum": 16},
-                "word_order": {"type": "integer", "minimum": 0, "maximum": 4},
-                "averaging": {"const": "effective-order"},
-                "whitespace": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4,6}(-[0-9A-Fa-f]{4,6})?$"}},
-                "punctuation": {"type": "string"},
-                "score_decimals": {"type": "integer", "minimum": 0, "maximum": 12},
-                "rounding": {"const": "half-even"},
-            },
-        },
-        "request": {
-            "type": "object", "required": ["method", "body"],
-            "properties": {"method": {"enum": ["POST", "PUT"]}, "path": {"type": "string"},
-                           "headers": {"type": "object", "additionalProperties": {"type": "string"}},
-                           "body": {"type": "object"}},
-        },
-        "response": {
-            "type": "object", "required": ["score", "score_fraction", "segment_scores", "word_tokens"],
-            "properties": {k: {"type": "string", "pattern": "^(/[^/]*)*$"}
-                           for k in ("score", "score_fraction", "segment_scores", "word_tokens")},
-        },
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "beta": {"type": "object", "required": ["minimum", "maximum", "default"],
-                         "properties": {"minimum": {"type": "integer", "minimum": 1},
-                                        "maximum": {"type": "integer"}, "default": {"type": "integer"}}},
-                "lowercase": {"type": "object", "required": ["default"],
-                              "properties": {"default": {"type": "boolean"}}},
-            },
-        },
-        "limits": {
-            "type": "object", "required": ["max_segments", "max_text_bytes"],
-            "properties": {"max_segments": {"type": "integer", "minimum": 1},
-                           "max_text_bytes": {"type": "integer", "minimum": 16},
-                           "lone_surrogates": {"enum": ["refused", "accepted"]}},
-        },
-        "input_schema": {"type": "object"},
-        "output_schema": {"type": "object"},
-    },
-}
-
 
 def _pointer(doc: Any, pointer: str):
     """The value at a JSON Pointer ("" is the document), or KeyError."""
@@ -140,6 +90,41 @@ class Contract:
     def lowercase_default(self) -> bool:
         return bool((self.doc["parameters"].get("lowercase") or {}).get("default", False))
 
+    @property
+    def ambiguities(self) -> list:
+        """The points the contract's text leaves open (``CONTRACT_SCHEMA``'s ``_AMBIGUITY``)."""
+        return list(self.doc.get("ambiguities") or [])
+
+    def readings(self, convention: str) -> tuple:
+        """The readings of ``convention`` (``reference_impl.conventions``) a service may follow,
+        the first the one expected values are shown in: those the contract declares, else the
+        one its words say (a contract that declares nothing is read literally: counted)."""
+        for a in self.ambiguities:
+            if a["id"] == convention and a["checked"] == "answers":
+                return tuple(a["readings"])
+        return (COUNTED,)
+
+    @property
+    def example_request(self) -> Optional[dict]:
+        return (self.doc.get("example") or {}).get("request")
+
+    @property
+    def example_response(self) -> Optional[Any]:
+        """The whole answer the contract gives for its example (None: not given)."""
+        return (self.doc.get("example") or {}).get("response")
+
+    def mcp_arguments(self, body: Any) -> dict:
+        """The arguments of the MCP tool call carrying request body ``body`` (the contract's
+        ``mcp.arguments`` with ``"$input"`` replaced; without an ``mcp`` section: the body)."""
+        m = self.doc.get("mcp")
+        if not m:
+            return body if isinstance(body, dict) else {"input": body}
+        return _fill(m["arguments"], body)
+
+    @property
+    def mcp_tool(self) -> str:
+        return (self.doc.get("mcp") or {}).get("tool") or self.name
+
     def takes(self, name: str) -> bool:
         """Whether the contract declares the optional parameter ``name``."""
         return name in self.doc["parameters"]
@@ -176,7 +161,7 @@ class Contract:
 
     def output_errors(self, response: Any) -> list[str]:
         """Where a response breaks the output schema (empty: it conforms)."""
-        return _schema_errors(self.doc["output_schema"], response)  # (fast path: _fast_valid)
+        return schemas.errors(self.doc["output_schema"], response)
 
     def exact(self, fraction: Fraction) -> str:
         from .definition import decimal_text
@@ -201,64 +186,24 @@ def render(template: Any, values: dict) -> Any:
     return template
 
 
+def _fill(template: Any, value: Any) -> Any:
+    """``template`` with the string ``"$input"`` replaced by ``value`` (kept as it is, even when
+    it is None or not an object: refusal probes send what the contract refuses)."""
+    if template == "$input":
+        return value
+    if isinstance(template, dict):
+        return {k: _fill(v, value) for k, v in template.items()}
+    if isinstance(template, list):
+        return [_fill(v, value) for v in template]
+    return template
+
+
 def _replace_input(template: Any, fields: Any) -> Any:
     if isinstance(template, dict):
         if template.get("hypotheses") == "$hypotheses" or template.get("references") == "$references":
             return fields
         return {k: _replace_input(v, fields) for k, v in template.items()}
     return template
-
-
-#: Keywords whose meaning is the same in draft-07 and draft 2020-12: a schema that uses only
-#: these is first checked by a compiled fastjsonschema validator (a 256-segment answer in
-#: ~1 ms instead of ~50), and jsonschema (2020-12, the authority) runs only to word an error.
-_PORTABLE = frozenset({"$schema", "title", "description", "type", "const", "enum", "pattern", "minimum",
-                       "maximum", "minLength", "maxLength", "minItems", "maxItems", "items", "required",
-                       "properties", "additionalProperties"})
-_COMPILED: dict = {}
-
-
-def _portable(schema: Any) -> bool:
-    if isinstance(schema, dict):
-        if not set(schema) <= _PORTABLE or isinstance(schema.get("items"), list):
-            return False
-        subs = list((schema.get("properties") or {}).values())
-        subs += [v for k, v in schema.items() if k in ("items", "additionalProperties") and isinstance(v, dict)]
-        return all(_portable(x) for x in subs)
-    return isinstance(schema, bool)
-
-
-def _fast_valid(schema: dict, doc: Any) -> bool:
-    """True when a compiled validator accepts ``doc`` (False: not known to be valid)."""
-    key = json.dumps(schema, sort_keys=True)
-    if key not in _COMPILED:
-        fn = None
-        if _portable(schema):
-            import fastjsonschema
-
-            fn = fastjsonschema.compile({k: v for k, v in schema.items() if k != "$schema"})
-        _COMPILED[key] = fn
-    fn = _COMPILED[key]
-    if fn is None:
-        return False
-    try:
-        fn(doc)
-    except Exception:  # noqa: BLE001 - any refusal: let jsonschema judge and word it
-        return False
-    return True
-
-
-def _schema_errors(schema: dict, doc: Any) -> list[str]:
-    if _fast_valid(schema, doc):
-        return []
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(schema)
-    out = []
-    for e in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
-        where = "/" + "/".join(str(p) for p in e.absolute_path)
-        out.append(f"{where}: {e.message[:160]}")
-    return out
 
 
 def builtin_names() -> list[str]:
@@ -283,22 +228,34 @@ def load(spec: str) -> Contract:
         raise UsageError(f"--contract {spec}: no such contract file")
     from ..files.textfiles import read_text
 
-    text = read_text(path, "a contract file")
+    return parse(read_text(path, "a contract file"), origin)
+
+
+def parse(text: str, origin: str) -> Contract:
+    """A contract from its JSON ``text`` (a file's, or a document a service published);
+    UsageError (one line naming ``origin``) when it is not a valid contract."""
     try:
         doc = json.loads(text)
     except ValueError as e:
         raise UsageError(f"{origin}: invalid JSON: {e}") from None
-    errors = _schema_errors(CONTRACT_SCHEMA, doc)
+    except RecursionError:
+        raise UsageError(f"{origin}: invalid JSON (nested too deeply)") from None
+    if nested_deeper(doc, schemas.MAX_DEPTH):
+        raise UsageError(f"{origin}: not a contract file: nested deeper than {schemas.MAX_DEPTH} levels")
+    errors = schemas.errors(CONTRACT_SCHEMA, doc)
     if errors:
         raise UsageError(f"{origin}: not a contract file: {errors[0]}")
     for key in ("input_schema", "output_schema"):
-        import jsonschema
-
         try:
-            jsonschema.Draft202012Validator.check_schema(doc[key])
-        except jsonschema.SchemaError as e:
-            raise UsageError(f"{origin}: {key} is not a JSON Schema: {e.message[:160]}") from None
+            schemas.check(doc[key])
+        except ValueError as e:
+            raise UsageError(f"{origin}: {key} {e}") from None
     body = json.dumps(doc["request"]["body"])
     if '"$hypotheses"' not in body or '"$references"' not in body:
         raise UsageError(f"{origin}: request.body must hold \"$hypotheses\" and \"$references\"")
+    if "mcp" in doc and '"$input"' not in json.dumps(doc["mcp"]["arguments"]):
+        raise UsageError(f"{origin}: mcp.arguments must hold \"$input\"")
+    problem = inconsistent(doc)
+    if problem:
+        raise UsageError(f"{origin}: not a contract file: {problem}")
     return Contract(doc, origin)

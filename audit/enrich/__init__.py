@@ -25,7 +25,7 @@ from typing import Optional
 from ..settings import options
 from ..enriched import EnrichedResult, FindingDetails, finding_key
 from .impact import ImpactRequest
-from .verification import COMBINED, PatchKey, start_verification, verification_jobs, verify_all
+from .verification import COMBINED, PatchKey, as_fields, start_verification, verification_jobs, verify_all
 
 __all__ = ["enrich", "environment", "start_verification", "verification_jobs", "verify_all",
            "EnrichedResult", "FindingDetails", "ImpactRequest"]
@@ -53,7 +53,8 @@ def environment(result) -> dict:
 def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: bool = False,
            with_upstream: bool = True, timeout: float = options.default("timeout"), scorer=None,
            impact: Optional[dict] = None, impact_request: Optional[ImpactRequest] = None,
-           adapters: Optional[list] = None, impact_steps=None, say=lambda line: None) -> EnrichedResult:
+           adapters: Optional[list] = None, impact_steps=None, say=lambda line: None,
+           versions: Optional[dict] = None, related: Optional[list] = None) -> EnrichedResult:
     """The enriched result of an audit.
 
     ``verified``: patch verifications already done, by (implementation, family).
@@ -62,7 +63,9 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
     sweep (snippets still).  ``timeout``: per call of the sweeps' adapters.  ``scorer``: the
     sweeps' scorer (``scoring.AdapterScorer`` by default, closed here when made here).
     ``impact``: impact records already made, by implementation; ``impact_request``: compute
-    them with ``adapters`` (the audit's, still open; ``impact_steps``/``say``: progress)."""
+    them with ``adapters`` (the audit's, still open; ``impact_steps``/``say``: progress).
+    ``versions``: versions results by package (``audit.enrich.versions``: --versions-from or
+    the cache), for "regression since"; ``related``: the records of ``--related FILE``."""
     from .. import upstream
     from ..render._text import unique_slugs
     from .scoring import AdapterScorer
@@ -82,13 +85,45 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
         for a in result.adapters:
             for f in a.findings:
                 out.details[finding_key(f)] = _details(upstream, a, f, slugs, verified, with_upstream, scorer)
+            if with_upstream:
+                _issues(out, a, versions or {}, related)
             combined = upstream.combined_patch(a.implementation, [f.family for f in a.findings]) if with_upstream else None
             if combined:
-                out.combined_patches[a.implementation] = {**combined, "verified": verified.get((a.implementation, COMBINED))}
+                out.combined_patches[a.implementation] = {**combined, **as_fields(verified.get((a.implementation, COMBINED)))}
     finally:
         if own:
             scorer.close()
     return out
+
+
+def _issues(out: EnrichedResult, summary, versions: dict, related) -> None:
+    """Each family's issue facts (``issue_facts``), on each of its findings' details."""
+    from dataclasses import replace
+
+    from .. import upstream
+    from ..upstream.registry import library_of
+    from .issue_facts import issue_facts
+
+    impl = summary.implementation
+    lib = library_of(impl)
+    for family in dict.fromkeys(f.family for f in summary.findings):
+        fs = [f for f in summary.findings if f.family == family]
+        facts = issue_facts(impl, family, fs, version=summary.version or upstream.version(impl),
+                            versions=versions.get(lib.distribution) if lib is not None else None,
+                            related=related, others=summary.findings)
+        patch = out.details[finding_key(fs[0])].patch or {}
+        chosen = ((patch.get("verification") or {}).get("repros") or {}).get(family)
+        if chosen and not chosen["minimal"]:
+            from ..findings import Repro
+
+            repro = Repro(level=chosen["level"], inputs=chosen["inputs"], expected=chosen["expected"],
+                          expected_fraction=chosen["expected_fraction"], actual=chosen["before"],
+                          actual_raw=chosen["before_raw"], outcome="value")
+            f0 = next((f for f in fs if f.level == chosen["level"]), fs[0])
+            shown = replace(f0, minimal=repro, level=chosen["level"])
+            facts["repro"] = {**chosen, "snippet": upstream.repro_snippet(impl, shown)}
+        for f in fs:
+            out.details[finding_key(f)] = replace(out.details[finding_key(f)], issue=facts)
 
 
 def _details(upstream, summary, f, slugs: dict, verified: dict, with_upstream: bool, scorer) -> FindingDetails:
@@ -101,7 +136,7 @@ def _details(upstream, summary, f, slugs: dict, verified: dict, with_upstream: b
     diff = upstream.patch(impl, f.family) if with_upstream else None
     if diff:
         patch = {"diff": diff, "description": upstream.patch_description(impl, f.family),
-                 "verified": verified.get((impl, f.family))}
+                 **as_fields(verified.get((impl, f.family)))}
     sweep = upstream.scope(impl, f, scorer(impl)) if with_upstream else None
     chart = f"charts/{slugs[summary.implementation]}-{f.family}.svg" if sweep else None
     return FindingDetails(snippet=upstream.repro_snippet(impl, f), snippet_language=upstream.snippet_language(impl, f),

@@ -1,11 +1,13 @@
 """Verification of the suggested patches, one job per (implementation, family) with a patch.
 
-Every verification goes through ``_verify``; its results reach the reports only through the
-mapping ``{(implementation, family): bool}`` that ``audit.enrich.enrich`` takes (``verified=``)
-or computes itself (``verify=True``).  Nothing is cached between runs or behind the caller's
-back.  The CLI starts an implementation's jobs as soon as its audit is done
-(``start_verification`` on the ``on_summary`` callback), while the next one is audited, and
-hands the finished futures' results to ``enrich``.
+Every verification goes through ``_verify`` and the one judge ``audit.patches.verdict``; its
+results reach the reports only through the mapping ``{(implementation, family): summary}``
+that ``audit.enrich.enrich`` takes (``verified=``) or computes itself (``verify=True``): the
+summary is ``audit.patches.summary`` (``{"verified": bool, "status": str, ...what was
+checked}``).  Nothing is cached between runs or behind the caller's back.  The CLI starts an
+implementation's jobs as soon as its audit is done (``start_verification`` on the
+``on_summary`` callback), while the next one is audited, and hands the finished futures'
+results to ``enrich``.
 """
 
 from __future__ import annotations
@@ -16,23 +18,27 @@ from typing import Optional
 #: (implementation, family): which patch a verification is about
 PatchKey = tuple[str, str]
 #: the "family" of an implementation's combined patch (one diff fixing every family with a
-#: patch, ``audit.patches.combined``) in a PatchKey; no family name has parentheses
+#: patch) in a PatchKey; no family name has parentheses
 COMBINED = "(combined)"
 
 
-def _verify(implementation: str, family: str, diff: str, before_findings: list[dict]) -> bool:
-    """Whether ``diff`` fixes ``family`` of ``implementation`` without introducing another;
-    ``before_findings``: ``[f.to_dict() ...]`` of that implementation's audit.  THE one place
-    a suggested patch is verified."""
-    from ..patches import fixes_all, verify_suggested
+def _verify(implementation: str, family: str, diff: str, before_findings: list[dict]) -> dict:
+    """The verdict on ``diff`` for ``family`` of ``implementation`` (every family of the
+    combined patch for ``COMBINED``), with what was checked; ``before_findings``:
+    ``[f.to_dict() ...]`` of that implementation's audit.  THE one place a suggested patch is
+    verified."""
+    from .. import upstream
+    from ..patches import summary, verify_suggested
 
-    validation = verify_suggested(implementation, diff, before_findings)
-    if family == COMBINED:  # every family the combined patch is for
-        from .. import upstream
-
+    if family == COMBINED:
         families = upstream.combined_patch(implementation, [f["family"] for f in before_findings])["families"]
-        return fixes_all(validation, families)
-    return validation.fixes(family)
+    else:
+        families = [family]
+    validation = verify_suggested(implementation, diff, before_findings, families=families,
+                                  options=upstream.patch_options(implementation, families),
+                                  default_kept=[f for f in families if upstream.patch_options(implementation, [f])],
+                                  candidates=upstream.issue_candidates(implementation))
+    return summary(validation, families)
 
 
 def verification_jobs(summary) -> list[tuple]:
@@ -59,7 +65,7 @@ def start_verification(summary, executor: Executor) -> dict[PatchKey, Future]:
     return {(job[0], job[1]): executor.submit(_verify, *job) for job in verification_jobs(summary)}
 
 
-def verify_all(result, done: Optional[dict] = None) -> dict[PatchKey, bool]:
+def verify_all(result, done: Optional[dict] = None) -> dict[PatchKey, dict]:
     """Every suggested patch of ``result`` verified, those in ``done`` taken as they are; two
     verifications at a time (each a separate process bound to one core)."""
     from ..processes.owner import owned_pool
@@ -75,6 +81,15 @@ def verify_all(result, done: Optional[dict] = None) -> dict[PatchKey, bool]:
     return out
 
 
-def results(futures: dict[PatchKey, Future]) -> dict[PatchKey, bool]:
+def results(futures: dict[PatchKey, Future]) -> dict[PatchKey, dict]:
     """The results of finished (or still running: this waits) verification futures."""
     return {key: fut.result() for key, fut in futures.items()}
+
+
+def as_fields(result) -> dict:
+    """A verification result as the fields of a patch in the document: ``verified`` (True,
+    False, or None when not checked) and, from a summary, ``verification`` (the status and
+    what was checked).  A plain bool (older callers, tests) is taken as the verdict alone."""
+    if isinstance(result, dict):
+        return {"verified": bool(result.get("verified")), "verification": result}
+    return {"verified": result}

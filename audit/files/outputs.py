@@ -155,6 +155,62 @@ def print_bytes(data: bytes, stream=None) -> None:
         stream.write(data.decode("utf-8", "backslashreplace"))
 
 
+#: standard output was closed when chrf-audit started (``guard_std_streams``)
+_stdout_closed = False
+
+
+def guard_std_streams() -> None:
+    """Standard input, output or error closed at start (``chrf-audit run >&-``): /dev/null takes
+    its descriptor, so that no file chrf-audit opens gets descriptor 0, 1 or 2 (a child process
+    would inherit it as its own stdin, stdout or stderr and write into a report or lock).  A
+    closed stdout is remembered: ``to_stdout`` says so, once every file is written."""
+    global _stdout_closed
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            new = os.open(os.devnull, mode)
+            if new != fd:  # pragma: no cover - a lower descriptor was closed: it took that one
+                os.dup2(new, fd)
+                os.close(new)
+            if fd == 1:
+                _stdout_closed = True
+
+
+@contextlib.contextmanager
+def stdout_last():
+    """A block writing a command's last output to standard output (the findings table, the
+    gate's verdict, a rich table), entered once every file is written: a closed, full
+    (``/dev/full``) or broken (``| head``) standard output is one ``UsageError`` line then,
+    never a traceback, and everything else is on disk.  After a failure the descriptor is
+    pointed at /dev/null, so that the interpreter's last flush does not fail again."""
+    if _stdout_closed or sys.stdout is None:
+        why = "it is closed"
+    else:
+        try:
+            yield
+            sys.stdout.flush()
+            return
+        except OSError as exc:
+            why = _why(exc)
+        except ValueError as exc:  # the stream was closed: "I/O operation on closed file"
+            if "closed file" not in str(exc):
+                raise
+            why = "it is closed"
+    if sys.stdout is None or sys.stdout is sys.__stdout__:
+        with contextlib.suppress(OSError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
+    raise UsageError(f"cannot write to standard output: {why} (every file was written)")
+
+
+def to_stdout(data: bytes) -> None:
+    """Rendered text as the command's last output (``stdout_last``)."""
+    with stdout_last():
+        print_bytes(data)
+
+
 def append_file(path: Union[str, Path], data: bytes) -> Path:
     """Append to a file another program owns (the GitHub job summary)."""
     p = Path(path)

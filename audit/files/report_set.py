@@ -15,7 +15,8 @@ one (a committed manifest, a ``reports-dir: .`` in the Action): it is a claim, n
 proof.  A file it names is treated as chrf-audit's only when
 
 * its name is one chrf-audit gives a report (``<slug>.md``, ``audit.json``, ``junit.xml``,
-  ``charts/<slug>.svg``), so ``notes.txt``, a source file or the baseline never are;
+  ``charts/<slug>.svg``, ``issues/<slug>/<slug>.md``: ``audit.files.names``), so ``notes.txt``,
+  a source file or the baseline never are;
 * it is a regular file inside the directory, reached through no symbolic link;
 * its content bears the mark of a chrf-audit report of its kind (a markdown report's title
   and closing line, audit.json's ``tool``, junit.xml's root, a chart's fixed frame): a
@@ -25,6 +26,11 @@ proof.  A file it names is treated as chrf-audit's only when
 
 Only such files are ever removed.  A manifest of an older chrf-audit (names without hashes)
 proves nothing: the files it names are left alone.
+
+Nothing is written before every path of the set is checked (``ReportSet.check``): each is a
+name chrf-audit gives, no two differ only in case (one file on a case-insensitive file system),
+and none goes through a symbolic link or into a directory's place (``audit.files.inside``,
+which also does every write and removal, through no link).
 """
 
 from __future__ import annotations
@@ -33,20 +39,16 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import stat
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
-from . import jsontext
+from . import inside, jsontext
+from ..errors import UsageError
 from .locking import locked
-from .outputs import atomic_write
+from .names import REPORT as REPORT_NAME, shown
 
 MANIFEST = ".chrf-audit-manifest.json"
-#: the names chrf-audit gives report files (slugs: audit.render._text.slug)
-REPORT_NAME = re.compile(r"(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\.md|audit\.json|junit\.xml"
-                         r"|charts/[A-Za-z0-9_-][A-Za-z0-9._-]*\.svg"
-                         r"|issues/[A-Za-z0-9_-][A-Za-z0-9._-]*/[A-Za-z0-9_-][A-Za-z0-9._-]*\.md)")
 #: a report file larger than this is not hashed (nor ever removed)
 MAX_REPORT_BYTES = 64 << 20
 
@@ -123,27 +125,6 @@ def proven(root: Path) -> dict[str, tuple[Optional[str], bytes]]:
     return out
 
 
-def _unlink(root: Path, rel: str) -> None:
-    """Remove ``root/rel`` following no symbolic link on the way (``charts`` swapped for a
-    link after the proof cannot redirect the removal)."""
-    parts = rel.split("/")
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
-    try:
-        fd = os.open(root, flags)
-    except OSError:
-        return
-    try:
-        for part in parts[:-1]:
-            nxt = os.open(part, flags | getattr(os, "O_NOFOLLOW", 0), dir_fd=fd)
-            os.close(fd)
-            fd = nxt
-        os.unlink(parts[-1], dir_fd=fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 class ReportSet:
     """The files one run writes into a directory (see ``report_set``)."""
 
@@ -156,18 +137,32 @@ class ReportSet:
     def write(self, rel: Union[str, Path], data: Union[str, bytes], owner: Optional[str] = None) -> Path:
         """Write one file of the set; ``owner``: the implementation whose report it is."""
         rel = Path(rel).as_posix()
+        if not REPORT_NAME.fullmatch(rel):  # ``check`` said so before the first write; never written
+            raise UsageError(f"reports directory {self.root}: {shown(rel)} is not the name of a report file")
         raw = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
-        path = atomic_write(self.root / rel, raw)
+        path = inside.write(self.root, rel, raw)
         self.written[rel] = (owner, _sha256(raw))
         return path
+
+    def check(self, rels: Iterable[str]) -> None:
+        """Before anything is written: every path of the set is a report name, no two are one
+        file on a case-insensitive file system, and none is reached through a link (nor is a
+        directory); ``UsageError`` (one line) naming the first that is not."""
+        seen: dict[str, str] = {}
+        for rel in [*rels, MANIFEST]:
+            if rel != MANIFEST and not (isinstance(rel, str) and REPORT_NAME.fullmatch(rel)):
+                raise UsageError(f"reports directory {self.root}: {shown(rel)} is not the name of a report file")
+            other = seen.setdefault(rel.casefold(), rel)
+            if other != rel:
+                raise UsageError(f"reports directory {self.root}: {other} and {rel} would be one file")
+            why = inside.problem(self.root, rel)
+            if why:
+                raise UsageError(f"reports directory {self.root}: {why}")
 
     def previous_text(self, rel: str) -> Optional[str]:
         """An earlier run's file, when it is provably chrf-audit's and unchanged."""
         got = self.previous.get(rel)
         return got[1].decode("utf-8", "replace") if got else None
-
-    def previous_owners(self) -> set[str]:
-        return {owner for owner, _ in self.previous.values() if owner is not None}
 
     def keep(self, owners: Iterable[str]) -> None:
         """Keep the earlier run's files of these implementations (not audited by this run)."""
@@ -192,9 +187,9 @@ def report_set(out_dir: Union[str, Path]):
             if owner is not None and owner in rs.kept_owners:
                 listed[rel] = (owner, _sha256(data))
                 continue
-            _unlink(root, rel)
-        atomic_write(root / MANIFEST, jsontext.dumps({
+            inside.unlink(root, rel)
+        inside.write(root, MANIFEST, jsontext.dumps({
             "files": sorted(listed),
             "owners": {rel: o for rel, (o, _) in sorted(listed.items()) if o is not None},
             "sha256": {rel: d for rel, (_, d) in sorted(listed.items())},
-        }, indent=1))
+        }, indent=1).encode("ascii"))

@@ -166,7 +166,8 @@ def parse(table: Any, path: Optional[Path] = None) -> Config:
             from ..contract import builtin_names
 
             for entry in cfg.implementations:  # a contract file is relative to the configuration
-                if entry.contract and entry.contract not in builtin_names():
+                if entry.contract and entry.contract not in builtin_names() and entry.contract != "auto" and \
+                        not entry.contract.startswith(("http://", "https://")):  # a document's URL is a URL
                     entry.contract = str(base / entry.contract)
         else:
             opt = _option(key)
@@ -189,6 +190,9 @@ def load(path: Optional[Path] = None) -> Config:
     try:
         data = _toml.loads(text)
     except _toml.TOMLDecodeError as exc:
+        if text.startswith("\ufeff"):  # what some Windows editors write first
+            raise UsageError(f"{path}: invalid TOML: it starts with a byte-order mark (BOM, U+FEFF), which TOML "
+                             "does not allow: save it as UTF-8 without BOM") from None
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
     tool = data.get("tool", {})
     if not isinstance(tool, dict) or "chrf-audit" not in tool:

@@ -17,25 +17,26 @@ patches (``verify_suggested``):
    after the patch, *introduced* when its after-repro diverges after but not before, *still
    present* otherwise.
 
-``combined_patch`` (``combined``) judges the one diff fixing every family that has a patch on
-the same path: verified when all of them are fixed and none introduced.
+The report's suggested patches, the combined patch among them, are judged by ONE judge
+(``suggested.verdict``): verified only when every family the patch is meant to fix is fixed,
+none is introduced, each family's issue repro scores the reference's value on the patched
+copy, an opt-in patch leaves the default unchanged, and none of the library's own tests
+breaks (``library_tests``: the module's doctests and chrF test files, before and after).
 
 Errors a user can act on (malformed or non-applying diff, unknown implementation, module
 not found, ...) are ``UsageError``: one line, exit 2.
 """
 
-from .combined import CombinedPatch, combined_patch, fixes_all
 from .diffs import (
     OWN_PACKAGES, normalize_diff, package_root, prepare_after, read_diff, refuse_foreign, source_root,
 )
 from .render import render
-from .validate import (
-    FIXED, INTRODUCED, STILL, VERIFY_EXAMPLES, FamilyStatus, Target, Validation, validate, verify_suggested,
-)
+from .suggested import VERIFY_EXAMPLES, summary, verdict, verify_suggested
+from .validate import FIXED, INTRODUCED, STILL, FamilyStatus, Target, Validation, validate
 from .worker import main
 
 __all__ = [
     "FIXED", "STILL", "INTRODUCED", "VERIFY_EXAMPLES", "Target", "FamilyStatus", "Validation", "validate",
     "verify_suggested", "render", "read_diff", "normalize_diff", "prepare_after", "refuse_foreign",
-    "source_root", "package_root", "OWN_PACKAGES", "main", "CombinedPatch", "combined_patch", "fixes_all",
+    "source_root", "package_root", "OWN_PACKAGES", "main", "verdict", "summary",
 ]

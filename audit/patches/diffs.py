@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Optional
@@ -29,7 +30,15 @@ def package_root(top: str, *, with_cwd: bool = True) -> Optional[Path]:
     """The directory a top-level package or module is imported from (its parent), without
     importing it; None when it is not importable.  ``with_cwd``: the current directory is
     importable too (``validate-patch`` audits ``mypkg.mod:fn`` of the directory it is run
-    in; the report's verification of a built-in upstream must not depend on it)."""
+    in; the report's verification of a built-in upstream must not depend on it).
+
+    ``top`` comes from a diff's file headers, i.e. from the user's untrusted input: only a
+    plain module name is looked up.  ``find_spec("setup.py")`` *imports* ``setup`` (the parent
+    of a dotted name), so a header ``a/setup.py/x`` ran a project's setup.py -- and its
+    ``sys.exit`` ended chrf-audit -- and ``a/this.py`` printed the Zen of Python (issue 29):
+    nothing of the patched package may run in chrf-audit's own process."""
+    if not top.isidentifier():
+        return None
     if with_cwd:
         _ensure_cwd_importable()
     try:
@@ -84,6 +93,7 @@ def normalize_diff(diff: str, name: str, locate) -> tuple[str, dict[str, Path]]:
         parse_unified_diff(diff)  # shape check: hunks, headers
     except PatchError as exc:
         raise UsageError(f"{name}: malformed diff: {exc}") from None
+    check_complete(diff, name)
     lines = diff.splitlines(keepends=True)
     tops: dict[str, Path] = {}
     out = []
@@ -117,6 +127,51 @@ def normalize_diff(diff: str, name: str, locate) -> tuple[str, dict[str, Path]]:
     return "".join(out), tops
 
 
+_HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def check_complete(diff: str, name: str) -> None:
+    """Every hunk holds the lines its header announces: a diff cut short (a truncated
+    download, a copy and paste that lost its end) was applied as far as it went and audited
+    as if it were the patch (issue 29).  UsageError naming the hunk."""
+    lines = diff.splitlines()
+    i = 0
+    while i < len(lines):
+        m = _HUNK.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        want_old = int(m.group(1)) if m.group(1) is not None else 1
+        want_new = int(m.group(2)) if m.group(2) is not None else 1
+        old = new = 0
+        at = i + 1  # the header's line number
+        i += 1
+        while i < len(lines) and (old < want_old or new < want_new or lines[i].startswith("\\")):
+            tag = lines[i][:1]
+            if tag not in (" ", "-", "+", "\\", ""):
+                break
+            old += tag in (" ", "-", "")
+            new += tag in (" ", "+", "")
+            i += 1
+        if old < want_old or new < want_new:
+            raise UsageError(f"{name}: truncated diff: the hunk at line {at} announces {want_old} old and "
+                             f"{want_new} new lines but holds {old} and {new} (is the diff complete?)")
+
+
+def _line_ends(diff: str, files, site_dir: Path) -> str:
+    """Why a diff with CRLF line ends does not apply to files with LF ones, or ""."""
+    if "\r\n" not in diff:
+        return ""
+    for rel in files:
+        try:
+            if b"\r\n" in (Path(site_dir) / rel).read_bytes():
+                return ""
+        except OSError:
+            return ""
+    return ("; the diff has CRLF (Windows) line ends and the files LF ones: convert the diff "
+            "(dos2unix, or git diff with core.autocrlf false) and try again")
+
+
 def prepare_after(target, *, diff: Optional[str], diff_name: str, source: Optional[Path],
                   dest: Path, with_cwd: bool = True) -> tuple[Path, list[str], list[str]]:
     """Build the after tree of ``target`` (a ``Target``); returns (directory to put first on
@@ -145,7 +200,7 @@ def prepare_after(target, *, diff: Optional[str], diff_name: str, source: Option
         apply_to_copy(diff, site_dir, dest)
     except PatchError as exc:
         raise UsageError(f"{diff_name} does not apply to {', '.join(sorted(touched))} in {site_dir}: "
-                         f"{_one_line(str(exc))}") from None
+                         f"{_one_line(str(exc))}{_line_ends(diff, diff_files(diff), site_dir)}") from None
     return dest, sorted(touched), diff_files(diff)
 
 

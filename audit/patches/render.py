@@ -21,6 +21,8 @@ def render(v: Validation) -> str:
     lines = [f"validate-patch: {versions or v.implementation}; {what}"]
     if v.files:
         lines.append(f"  files: {', '.join(v.files)}")
+    if v.options:
+        lines.append("  after the patch called with: " + ", ".join(f"{k}={val!r}" for k, val in v.options.items()))
     lines += [f"  note: {n}" for n in v.notes]
     if v.error:
         lines += [f"the patched implementation could not be audited: {v.error}", "patch not validated"]
@@ -39,6 +41,16 @@ def render(v: Validation) -> str:
             lines.append(f"    ({s.note})")
     if not v.families:
         lines.append("no family before or after the patch")
+    lt = v.library_tests
+    if lt is not None:
+        def side(x):
+            return f"could not run ({x['error']})" if x.get("error") else f"{x['passed']} passed, {x['failed']} failed"
+
+        lines.append(f"library's own tests ({', '.join(lt['files'])}): before {side(lt['before'])}; "
+                     f"after {side(lt['after'])}")
+        if lt.get("broken"):
+            lines.append(f"breaks {lt['broken']} of the library's own tests: "
+                         + ", ".join(sorted(set(lt['after']['failures']) - set(lt['before']['failures']))))
     n = {k: len(v.of(k)) for k in (FIXED, STILL, INTRODUCED)}
     verdict = "patch validated" if v.ok else "patch not validated"
     lines.append(f"{verdict}: {n[FIXED]} fixed, {n[STILL]} still present, {n[INTRODUCED]} introduced")

@@ -48,6 +48,8 @@ class Target:
     timeout: float = options.default("timeout")
     cases: Optional[str] = None  # absolute path or None
     hypothesis_profile: Optional[str] = None  # audit.settings.hypothesis_profiles; None: chrf-audit
+    #: keywords of the built-in backends: a patched copy's opt-in behaviour (after side only)
+    backend_options: dict = field(default_factory=dict)
 
     def packages(self) -> list[str]:
         """Top-level packages holding the implementation (nltk, sacrebleu, mypkg, ...)."""
@@ -100,19 +102,31 @@ class Validation:
     families: list[FamilyStatus] = field(default_factory=list)
     error: Optional[str] = None  # the after side could not be audited (e.g. the patched code does not import)
     notes: list[str] = field(default_factory=list)
+    #: the library's own tests before and after (``library_tests.library_tests``), None: not run
+    library_tests: Optional[dict] = None
+    #: family -> the issue's repro replayed after the patch (``suggested``): {"level", "inputs",
+    #: "expected", "before", "after", "holds", ...}
+    repro_checks: dict = field(default_factory=dict)
+    #: an opt-in patch: the before repros replayed on the patched copy called WITHOUT its
+    #: keywords: {"unchanged": bool, "changed": [families]}
+    default_check: Optional[dict] = None
+    options: dict = field(default_factory=dict)  # the opt-in keywords the after side was called with
 
     def of(self, status: str) -> list[FamilyStatus]:
         return [f for f in self.families if f.status == status]
 
     @property
-    def ok(self) -> bool:
-        return self.error is None and bool(self.of(FIXED)) and not self.of(INTRODUCED)
+    def broken_tests(self) -> Optional[int]:
+        """How many of the library's own tests pass before and fail after (None: not run)."""
+        return None if self.library_tests is None else self.library_tests.get("broken")
 
-    def fixes(self, family: str) -> bool:
-        """The report's "verified" for a patch suggested for ``family``: no error, that family
-        fixed (its before-repro now agrees with the reference), nothing introduced."""
-        return (self.error is None and any(f.family == family for f in self.of(FIXED))
-                and not self.of(INTRODUCED))
+    @property
+    def ok(self) -> bool:
+        """validate-patch's verdict: a family fixed, none introduced, and none of the
+        library's own tests broken (when they ran)."""
+        broken = self.broken_tests
+        return (self.error is None and bool(self.of(FIXED)) and not self.of(INTRODUCED)
+                and (self.library_tests is None or broken == 0))
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -227,12 +241,12 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
     progress = progress or _NoProgress()
     if diff is None and source is None:
         raise UsageError("validate-patch needs --patch FILE or --source DIR")
-    request = {"mode": "audit", **asdict(target)}
+    request = {"mode": "audit", **asdict(target), "backend_options": {}}  # the released library: no new keyword
     with tempfile.TemporaryDirectory(prefix="chrf-audit-validate-") as tmp:
         work = Path(tmp)
         after_root, tops, files = prepare_after(target, diff=diff, diff_name=diff_name, source=source,
                                                 dest=work / "site")
-        after_req = dict(request, expect_root=str(after_root), tops=tops)
+        after_req = dict(request, expect_root=str(after_root), tops=tops, backend_options=dict(target.backend_options))
         with progress.phase("auditing before and after the patch (two processes)", total=2) as task:
             rb, ra = run_pair((request, work, "before", None), (after_req, work, "after", after_root),
                               done=task.advance)
@@ -242,7 +256,7 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
             implementation=", ".join(a["implementation"] for a in rb[1]["adapters"]),
             patch=diff_name if diff is not None else None, source=str(source) if source is not None else None,
             files=files, before_versions={a["implementation"]: a["version"] for a in rb[1]["adapters"]},
-            after_versions={},
+            after_versions={}, options=dict(target.backend_options),
         )
         if ra[0] != 0:
             if ra[0] == 2 and "patched copy" in ra[2]:
@@ -253,59 +267,16 @@ def validate(target: Target, *, diff: Optional[str] = None, diff_name: str = "pa
         result.families = _judge(_by_key(rb[1]["findings"]), _by_key(ra[1]["findings"]),
                                  {"after_side": (after_req, after_root)}, before_side=(request, None),
                                  work=work, job_kw={}, progress=progress)
+        if files and tops:  # the library's own tests on the installed package and on the after tree
+            from .diffs import package_root
+            from .library_tests import library_tests, module_of
+
+            site = package_root(tops[0])
+            if site is not None and site != after_root:
+                with progress.phase("running the library's own tests before and after", total=1) as task:
+                    result.library_tests = library_tests(site, after_root, files, module_of(files[0]))
+                    task.advance()
         return result
-
-
-#: the report's verification budget: the regression cases, then this many examples per level
-VERIFY_EXAMPLES = 20
-
-
-def verify_suggested(implementation: str, diff: str, before_findings: list[dict], *, seed: int = 0,
-                     max_examples: int = VERIFY_EXAMPLES, timeout: float = 600.0) -> Validation:
-    """Judge a patch the report suggests for ``implementation`` (a built-in adapter name or
-    ``pkg.mod:fn``) on the same path as ``validate``: ``before_findings`` are the
-    ``Finding.to_dict()`` records of the audit that suggested it (that audit is the before
-    side); the patched copy is audited (chrf-audit's packaged cases, then ``max_examples``
-    derandomized examples per level) and the before repros the audit misses are replayed on
-    it, in ONE process; a family new after the patch is replayed before it.  Independent of
-    the current directory (every process runs in a temporary one; neither its ``cases/`` nor
-    its modules are used).  Never raises for a bad patch: the reason is ``error``.
-    ``timeout``: seconds after which a process is considered hung."""
-    from ..collect.cases import default_cases_dir
-
-    cases = default_cases_dir()
-    target = Target(impl=implementation, seed=seed, max_examples=max_examples,
-                    cases=str(cases.resolve()) if cases is not None else None)
-    before = _by_key([f for f in before_findings if f.get("implementation") == implementation])
-    result = Validation(implementation=implementation, patch="suggested patch", source=None, files=[],
-                        before_versions={}, after_versions={})
-    request = {"mode": "audit", **asdict(target)}
-    job_kw = {"with_cwd": False, "timeout": timeout}
-    try:
-        with tempfile.TemporaryDirectory(prefix="chrf-audit-verify-") as tmp:
-            work = Path(tmp)
-            after_root, tops, result.files = prepare_after(target, diff=diff, diff_name="the suggested patch",
-                                                           source=None, dest=work / "site", with_cwd=False)
-            after_req = dict(request, expect_root=str(after_root), tops=tops)
-            job = Job(dict(after_req, mode="audit+replay", repros=_repros(before.values())), work, "after",
-                      after_root, **job_kw)
-            try:
-                rc, data, msg = job.wait()
-            finally:
-                job.kill()
-            if rc != 0:
-                result.error = msg or f"the audit after the patch failed (exit {rc})"
-                return result
-            result.after_versions = {a["implementation"]: a["version"] for a in data["adapters"]}
-            replays = {"after": {(r["implementation"], r["family"]): r for r in data["replays"]},
-                       "after_side": (after_req, after_root)}
-            result.families = _judge(before, _by_key(data["findings"]), replays, before_side=(request, None),
-                                     work=work, job_kw=job_kw)
-    except UsageError as exc:  # a diff that does not apply, a replay that failed ...
-        result.error = str(exc)
-    except OSError as exc:  # the copy could not be made (disk full, unreadable file ...)
-        result.error = f"the patched copy could not be made: {exc}"
-    return result
 
 
 def _status(f: dict, status: str, *, before: Optional[dict] = None, after: Optional[dict] = None,

@@ -10,6 +10,9 @@ the patched copy), and a ``mode``:
 - ``audit+replay``: the audit, then each repro whose family the audit did not find ->
   both (the report's patch verification: one process per patch).
 
+``backend_options`` (a patched copy's opt-in keywords) go to the built-in backends; each of
+``checks`` is replayed in any mode (``{"checks"}``: an issue's repro after its patch).
+
 Exit 0 with the result written; 2 with one line on stderr for a usage error (an
 implementation that cannot be loaded, a patched copy that is not what Python imports).
 """
@@ -51,7 +54,9 @@ def replay(adapters, repros: list[dict], tolerance: float) -> list[dict]:
                 changes = {k: v for k, v in (r.get("claims") or {}).items() if base.get(k) != v}
                 obs = Checker(adapter, tolerance).check(r["level"], r["inputs"], changes or None)
                 rec.update(key=list(obs.key) if obs.key else None, actual=obs.outcome.value,
-                           outcome=obs.outcome.kind, reproduces=bool(obs.key) and r["family"] in obs.key)
+                           outcome=obs.outcome.kind, reproduces=bool(obs.key) and r["family"] in obs.key,
+                           raw=obs.outcome.raw, expected=float(obs.expected),
+                           expected_fraction=f"{obs.expected.numerator}/{obs.expected.denominator}")
             except Exception as exc:  # a level it no longer supports, a refused claim ...
                 rec["outcome"] = f"not replayed: {type(exc).__name__}: {exc}"
         else:
@@ -66,7 +71,8 @@ def serve(request: dict) -> dict:
 
     _check_imports(request)
     adapters = resolve(request.get("impl"), corpus_impl=request.get("corpus_impl"),
-                       overrides=request.get("overrides") or None, timeout=request["timeout"])
+                       overrides=request.get("overrides") or None, timeout=request["timeout"],
+                       backend_options=request.get("backend_options") or None)
     try:
         out: dict = {"adapters": [
             {"implementation": a.name, "version": getattr(a, "version", None),
@@ -82,6 +88,8 @@ def serve(request: dict) -> dict:
             repros = [r for r in repros if (r["implementation"], r["family"]) not in found]
         if request["mode"] in ("replay", "audit+replay"):
             out["replays"] = replay(adapters, repros, request["tolerance"])
+        if request.get("checks"):  # replayed whatever the audit found (an issue's repro after its patch)
+            out["checks"] = replay(adapters, request["checks"], request["tolerance"])
         return out
     finally:
         for a in adapters:

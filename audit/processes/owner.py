@@ -106,6 +106,10 @@ def _killpg(proc: subprocess.Popen, sig: int) -> None:
                 pass
 
 
+#: Seconds a host gets to reap its killed child and end (``stop``); it takes milliseconds.
+HOST_GRACE = 1.0
+
+
 def stop(proc: Optional[subprocess.Popen], *, wait: float = 0.0, term: bool = False) -> None:
     """End ``proc``'s process group and reap it: SIGTERM first when ``term`` (then up to
     ``wait`` seconds, or the grace it was spawned with), else up to ``wait`` seconds for a
@@ -125,6 +129,12 @@ def stop(proc: Optional[subprocess.Popen], *, wait: float = 0.0, term: bool = Fa
     # first, the child (whom the orphans go to meanwhile) last.
     _killpg(proc, signal.SIGSTOP)
     subreaper.kill_tree(proc.pid)
+    if not exited(proc):
+        # A host of code under audit (``subreaper.host_in_child``, the external programs'
+        # launcher) waits for its child: continued, it reaps the child just killed and ends on
+        # its own.  Killed first, its child would be left to init as a zombie.
+        _killpg(proc, signal.SIGCONT)
+        exit_status(proc, HOST_GRACE)
     _killpg(proc, signal.SIGKILL)
     try:
         proc.wait(timeout=5)

@@ -152,6 +152,75 @@ def reap_adopted(any_session: bool = False) -> int:
     return reaped
 
 
+def _outlive(child: int) -> None:
+    """Wait for ``child`` (reaping adopted orphans meanwhile), kill what is left of the tree,
+    and exit as the child did (a signal re-raised).  Never returns."""
+    status = 0
+    while True:
+        try:
+            pid, status = os.wait()
+        except InterruptedError:  # pragma: no cover - PEP 475 retries
+            continue
+        except ChildProcessError:  # pragma: no cover - the child was reaped already
+            status = 0
+            break
+        if pid == child:
+            break
+    kill_tree(os.getpid())
+    reap_adopted(any_session=True)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):  # SIGKILL, SIGSTOP: no handler to reset
+            pass
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)  # pragma: no cover - the signal ends this process first
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _watch(parent: int) -> None:
+    """The parent died (even by SIGKILL, which no handler sees): end every process this one
+    started (daemons included), then this process group."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    kill_tree(os.getpid())
+    os.killpg(0, signal.SIGKILL)
+
+
+#: Signals the host's parent ignores: the ones whose default is to end a process.
+_IGNORED = ("SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM")
+
+
+def host_in_child() -> None:
+    """Split this process in two before it loads any code under audit, and return in the
+    child, which runs it; this process stays as the child's parent and never returns.
+
+    Why: code under audit that signals its parent (``os.kill(os.getppid(), SIGTERM)`` or
+    ``SIGSTOP``, a ``killpg`` of its parent's group) reached chrf-audit itself, which it
+    could end or freeze (issue 29).  Its parent is now this process -- a child subreaper in
+    the same session, which only waits and ignores the signals that would end it (chrf-audit
+    ends it with SIGKILL): a signal to it ends or stops nothing of chrf-audit,
+    whose own end of the protocol pipes sees the child's end as before (this process keeps
+    no copy of them).  It exits as the child did, after killing what the child left, and
+    ends the tree when chrf-audit dies."""
+    become_subreaper()  # daemons of the code under audit are reparented here
+    parent = os.getppid()
+    child = os.fork()
+    if child == 0:
+        return
+    for name in _IGNORED:  # what the child may send its parent ends nothing (chrf-audit kills
+        signal.signal(getattr(signal, name), signal.SIG_IGN)  # this process with SIGKILL)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):  # the protocol pipes: only the child holds them now
+        os.dup2(null, fd)
+    if os.getpgid(0) == os.getpid():  # our own group (the parent starts us in a new session)
+        import threading
+
+        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    _outlive(child)
+
+
 def main(argv=None) -> int:
     """Run PROGRAM as this subreaper's child: its stdin, stdout and stderr are this process's
     (which lets go of its own copies, so the program's end of the pipes is the only one), its
@@ -172,24 +241,7 @@ def main(argv=None) -> int:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):
         os.dup2(null, fd)
-    while True:
-        try:
-            pid, status = os.wait()
-        except InterruptedError:  # pragma: no cover - PEP 475 retries
-            continue
-        except ChildProcessError:  # pragma: no cover - the program was reaped already
-            status = 0
-            break
-        if pid == program.pid:
-            break
-    kill_tree(os.getpid())
-    reap_adopted(any_session=True)
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-        os._exit(128 + sig)  # pragma: no cover - the signal ends this process first
-    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+    _outlive(program.pid)
 
 
 if __name__ == "__main__":

@@ -6,10 +6,18 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._text import num, repro_text, signed
+from ._text import md_inline, num, repro_text, signed
 
 LEVELS = ("sentence", "corpus")
 DEFINITIONS = ("sacrebleu", "sacrebleu-eps", "chrfpp")
+
+
+def version_of(doc: dict, entry: dict) -> Optional[str]:
+    """The version of an implementation as markdown shows it (``md_inline``): the one place
+    its text, untrusted (an external program's hello, a contract file, an audit.json), is made
+    safe for titles, headings and sentences; None when unknown."""
+    version = entry.get("version") or (doc["environment"].get("packages") or {}).get(entry["implementation"])
+    return md_inline(version, 80) if version else None
 
 
 def findings_of(doc: dict, implementation: str) -> list[dict]:

@@ -81,6 +81,19 @@ def md_cell(s: str) -> str:
     return escape(s.replace("\n", " ")).replace("|", "\\|").replace("`", "\\`")
 
 
+#: characters markdown or HTML acts on inside a line: shown as HTML numeric references
+_MARKUP = {ch: f"&#{ord(ch)};" for ch in "`*_[]<>|"}
+
+
+def md_inline(s: str, limit: Optional[int] = 120) -> str:
+    """Untrusted text inside a line of markdown (a title, a sentence, a table cell): one line,
+    what a reader cannot see as \\uXXXX (``escape``: a newline cannot start a heading), and
+    each character markdown or HTML acts on (`` `*_[]<>| ``) as its numeric reference, which
+    renders as the character itself and which no later escaping (``md_cell``) turns back into
+    markup.  A version from a program's hello passes here before a report shows it."""
+    return "".join(_MARKUP.get(ch, ch) for ch in escape(str(s), limit))
+
+
 def md_code(s: str) -> str:
     """Inline code inside a table cell (pipes escaped; backticks avoided by doubling fences;
     non-printable characters shown as \\uXXXX)."""
@@ -105,13 +118,21 @@ def slug(name: str) -> str:
 
 
 def unique_slugs(names: list[str]) -> dict[str, str]:
-    seen: dict[str, int] = {}
+    """A file-name slug per name, no two the same ignoring case (one file on a
+    case-insensitive file system): a repeated slug gets -2, -3, ... (``a``, ``A``, ``a-2`` are
+    ``a``, ``A-2``, ``a-2-2``, not two ``a-2``)."""
+    used: set[str] = set()
     out = {}
     for n in names:
-        base = slug(n)
-        k = seen.get(base.lower(), 0)
-        seen[base.lower()] = k + 1
-        out[n] = base if k == 0 else f"{base}-{k + 1}"
+        if n in out:
+            continue
+        base = cand = slug(n)
+        k = 1
+        while cand.lower() in used:
+            k += 1
+            cand = f"{base}-{k}"
+        used.add(cand.lower())
+        out[n] = cand
     return out
 
 

@@ -14,6 +14,7 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Optional
 
+from . import paths
 from ._text import escape
 
 
@@ -30,18 +31,32 @@ def earlier_json(text: Optional[str]) -> Optional[dict]:
     return doc if ok else None
 
 
-def carried_names(earlier: Optional[dict], audited: set, owners: set, taken: set) -> list[str]:
+def carried_names(earlier: Optional[dict], audited: set, owned: dict, taken: set) -> list[str]:
     """The implementations of the earlier audit.json to carry: not audited now, with report
-    files still provably there (``owners``), and whose report is not overwritten by this run
-    (``taken``: the files this run writes)."""
+    files still provably there (``owned``: the manifest's proven files, {path: owner}) and
+    their report not another implementation's, whose file names are report names (``paths``:
+    an entry planted with ``"report": "../../x.md"`` or a chart outside ``charts/`` is not
+    carried, so the next ``report --from`` is not made to write there), and whose report is
+    not overwritten by this run (``taken``: the files this run writes, compared ignoring
+    case)."""
     if earlier is None:
         return []
+    taken_cf = {t.casefold() for t in taken}
     out = []
     for entry in earlier["implementations"]:
         name = entry.get("implementation") if isinstance(entry, dict) else None
-        if isinstance(name, str) and name not in audited and name in owners and entry.get("report") not in taken:
-            out.append(name)
-    return list(dict.fromkeys(out))
+        if not isinstance(name, str) or name in audited or name in out:
+            continue
+        report = entry.get("report")
+        mine = {"implementations": [entry],
+                "findings": [f for f in earlier["findings"] if isinstance(f, dict) and f.get("implementation") == name]}
+        if (paths.problems(mine) or name not in owned.values() or owned.get(report, name) != name
+                or report.casefold() in taken_cf):
+            continue
+        if any(f.get("chart") and f["chart"].casefold() in taken_cf for f in mine["findings"]):
+            continue
+        out.append(name)
+    return out
 
 
 def merge_json(doc: dict, earlier: Optional[dict], names: list[str]) -> dict:
@@ -51,8 +66,11 @@ def merge_json(doc: dict, earlier: Optional[dict], names: list[str]) -> dict:
         return doc
     keep = set(names)
     run = earlier.get("run")
-    entries = [dict(e, run=e.get("run", run)) for e in earlier["implementations"]
-               if isinstance(e, dict) and e.get("implementation") in keep]
+    first = {}  # one entry per implementation (the first, as ``carried_names`` checked it)
+    for e in earlier["implementations"]:
+        if isinstance(e, dict) and e.get("implementation") in keep:
+            first.setdefault(e["implementation"], e)
+    entries = [dict(e, run=e.get("run", run)) for e in first.values()]
     findings = [f for f in earlier["findings"] if isinstance(f, dict) and f.get("implementation") in keep]
     out = dict(doc)
     out["implementations"] = list(doc["implementations"]) + entries

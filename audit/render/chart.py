@@ -28,15 +28,30 @@ def _f(x: float) -> str:
 def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     if hi <= lo:
         hi = lo + 1
-    raw = (hi - lo) / n
+    raw = hi / n - lo / n  # not (hi - lo) / n: the span of -1e308..1e308 is no float
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
     start = math.floor(lo / step) * step
     ticks, t = [], start
-    while t <= hi + step * 1e-9:
+    while t <= hi + step * 1e-9 and math.isfinite(t):  # near the largest float the next tick is infinity
         ticks.append(round(t, 10))
         t += step
     return ticks
+
+
+def _scale(lo: float, hi: float, top: float, bottom: float):
+    """v -> the y coordinate of v on an axis from lo (at ``bottom``) to hi (at ``top``).  Near
+    the largest float (a sweep value of 1e308 from the implementation) the span or the product
+    is no float: then the halves, which keep it finite."""
+    lo, hi = float(lo), float(hi)  # ticks may be ints (10 ** k steps): no int beyond the floats
+
+    def y(v: float) -> float:
+        v = float(v)
+        d, span = v - lo, hi - lo
+        if math.isfinite((bottom - top) * d) and math.isfinite(span):
+            return bottom - (bottom - top) * d / span
+        return bottom - (bottom - top) * ((v / 2 - lo / 2) / (hi / 2 - lo / 2))
+    return y
 
 
 def _label(v: float) -> str:
@@ -95,9 +110,7 @@ def line_chart(title: str, x_label: str, y_label: str, xs: Sequence, series: Seq
     def x(i):
         return x0 + (x1 - x0) * (i + 0.5) / max(n, 1)
 
-    def y(v):
-        return yb - (yb - yt) * (v - lo) / (hi - lo)
-
+    y = _scale(lo, hi, yt, yb)
     out = _frame(title, x_label, y_label)
     _axes(out, ticks, y)
     step = max(1, math.ceil(n / 12))
@@ -129,9 +142,7 @@ def bar_chart(title: str, x_label: str, y_label: str, xs: Sequence, series: Sequ
     group = (x1 - x0) / max(n, 1)
     bar = group * 0.8 / k
 
-    def y(v):
-        return yb - (yb - yt) * (v - lo) / (hi - lo)
-
+    y = _scale(lo, hi, yt, yb)
     out = _frame(title, x_label, y_label)
     _axes(out, ticks, y)
     for i, xv in enumerate(xs):

@@ -20,7 +20,8 @@ from ._plain import finite, plain
 #: Major.minor: a minor bump adds fields; a major bump changes or removes one.
 #: 1.1: implementations[].run (carried over from an earlier run); 1.2: repro.claims (the
 #: parameters a largest-difference input was scored under), scope.diverging
-SCHEMA_VERSION = "1.2"
+#: 1.3: findings[].issue (the upstream issue's facts), patch.verification (what was checked)
+SCHEMA_VERSION = "1.3"
 
 #: a sweep's input diverges when its difference exceeds this (or it gave no number)
 SWEEP_TOLERANCE = 1e-9
@@ -60,6 +61,19 @@ def _with_counts(impact: Optional[dict]) -> Optional[dict]:
     return out
 
 
+def _fit_counts(fit) -> dict:
+    """The fit per level with the count its headline prints when some scores stay unexplained
+    ("... 73 of 247 observed scores: 174 scores remain unexplained"), so that number too is a
+    field of the document."""
+    out = {}
+    for level, rec in (fit or {}).items():
+        if isinstance(rec, dict) and isinstance(rec.get("observed"), int) and isinstance(rec.get("explained"), int) \
+                and rec["explained"] < rec["observed"] and "unexplained" not in rec:
+            rec = {**rec, "unexplained": rec["observed"] - rec["explained"]}
+        out[level] = rec
+    return out
+
+
 def _finding(f, enriched, impact: Optional[dict]) -> dict:
     d = f.to_dict()
     core = {k: d.pop(k) for k in ("implementation", "family", "level", "repro", "expected",
@@ -81,6 +95,7 @@ def _finding(f, enriched, impact: Optional[dict]) -> dict:
     out["patch"] = fd.patch
     out["scope"] = _scope(fd.scope)
     out["chart"] = fd.chart
+    out["issue"] = getattr(fd, "issue", None)
     # what "expected" is: the reference's score, or (metamorphic relations) the
     # implementation's own score before the transformation, with the reference's beside
     out["expected_source"] = "implementation" if fd.reference_value else "reference"
@@ -113,7 +128,7 @@ def build(enriched, *, timestamp: bool = False) -> dict:
             "sources": getattr(a, "sources", {}),
             "examples": a.examples,
             "conformance": getattr(a, "conformance", None),
-            "fit": getattr(a, "fit", {}),
+            "fit": _fit_counts(getattr(a, "fit", {})),
             "families": [f.family for f in a.findings],
             "report": f"{enriched.slugs[a.implementation]}.md",
             "impact": (impact or {}).get(a.implementation),
@@ -155,6 +170,8 @@ def upgrade(doc: dict) -> dict:
     out["findings"] = findings
     out["implementations"] = [dict(e, impact=_with_counts({"x": e["impact"]})["x"]) if isinstance(e.get("impact"), dict)
                               else e for e in doc.get("implementations", [])]
+    out["implementations"] = [dict(e, fit=_fit_counts(e["fit"])) if isinstance(e.get("fit"), dict) else e
+                              for e in out["implementations"]]
     return out
 
 

@@ -17,16 +17,17 @@ from __future__ import annotations
 from typing import Optional
 
 from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of, first,
-                   is_metamorphic, largest_text, marked_line, source_where)
+                   is_metamorphic, largest_text, marked_line, source_where, version_of)
 from ._text import escape, fit_line, md_cell, md_code, md_table, num, repro_text, signed, visible
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
 
 PATCH_STATUS = {
-    True: "**verified**: applied to a temporary copy of the installed package, this family's repros now agree "
-          "with the reference and an audit of the copy finds no new family",
+    True: "**verified**: applied to a temporary copy of the installed package (and called with the keyword it "
+          "adds, when it adds one), this family's repros agree with the reference, an audit of the copy finds no "
+          "new family, and the library's own tests pass",
     False: "**not verified**: on a patched copy, this family's repro still diverges, or the patch introduces "
-           "a family, or the copy could not be audited",
+           "a family, or breaks one of the library's own tests, or the copy could not be audited",
     None: "not verified (verification not run)",
 }
 PATCH_SHORT = {True: "verified", False: "not verified", None: "not checked"}
@@ -221,9 +222,37 @@ def _root_cause(entry: dict, group: list[dict], version: Optional[str]) -> list[
     return lines
 
 
+def _standing(group: list[dict]) -> list[str]:
+    """Where the family stands against what the library documents (its upstream issue's
+    facts), and why it is not filed when it is not."""
+    issue = first(group, "issue") or {}
+    out = []
+    if issue.get("kind"):
+        out.append(f"**Against {md_cell(issue['library'])}'s documentation:** {issue['kind']}: "
+                   f"{md_cell(issue['title'])}.")
+    reg = issue.get("regression")
+    if reg:
+        out.append(f"**Regression since {reg['introduced']}** ({reg['last_good']} correct).")
+    if issue.get("filed") is False:
+        fixed = issue.get("fixed_upstream")
+        where = (f" ({fixed['repository']}#{fixed['number']}" + (f", \"{md_cell(fixed['title'])}\"" if fixed.get("title") else "")
+                 + ")") if fixed else ""
+        out.append(f"**Not filed:** {md_cell(issue['not_filed'])}{where}.")
+    return [" ".join(out), ""] if out else []
+
+
 def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
     patch = first(group, "patch")
     issue = f"[`{issue_path(entry, anchor)}`]({issue_path(entry, anchor)})"
+    if (first(group, "issue") or {}).get("filed") is False:
+        status = PATCH_STATUS[patch.get("verified")] if patch else "no patch suggestion for this family"
+        if patch and (patch.get("verification") or {}).get("status") not in (None, "verified"):
+            status = f"**{md_cell(patch['verification']['status'])}**"
+        return [f"**Patch:** {status}. No upstream issue is written for it.", ""]
+    if patch and (patch.get("verification") or {}).get("status") not in (None, "verified"):
+        status = patch["verification"]["status"]
+        return [f"**Patch:** **{md_cell(status)}**. The diff and what was checked, in a pasteable upstream issue: "
+                f"{issue}.", ""]
     if not patch:
         return [f"**Patch:** no patch suggestion for this family. The upstream issue: {issue}.", ""]
     text = f"**Patch:** {PATCH_STATUS[patch.get('verified')]}."
@@ -235,6 +264,7 @@ def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
 def _family_section(entry: dict, group: list[dict], anchor: str, version: Optional[str]) -> list[str]:
     f0 = group[0]
     lines = [f"## `{f0['family']}`", "", f"**What is wrong:** {md_cell(f0.get('title') or f0['family'])}.", ""]
+    lines += _standing(group)
     lines += _levels_table(entry, group) + [""]
     lines += _snippets(group) + _orders(entry, group) + _scope(entry, group)
     lines += _root_cause(entry, group, version) + _patch(entry, group, anchor)
@@ -293,7 +323,7 @@ def render_one(doc: dict, entry: dict) -> str:
     """The report of one implementation (``entry``: one of ``doc["implementations"]``)."""
     impl = entry["implementation"]
     env = doc["environment"]
-    version = entry.get("version") or (env.get("packages") or {}).get(impl)
+    version = version_of(doc, entry)
     findings = findings_of(doc, impl)
     groups = families(findings)
     lines = [f"# chrF audit of {md_cell(impl)}{' ' + md_cell(version) if version else ''}", ""]

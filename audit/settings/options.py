@@ -109,10 +109,10 @@ def _accepts(value, label):
     return ",".join(names)
 
 
-def _order(name):
+def _order(name, low=0):
     def check(value, label):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise UsageError(f"{label} must be an integer >= 0, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise UsageError(f"{label} must be an integer >= {low}, got {value!r}")
         limits.check_claims({name: value}, "")
         return value
     return check
@@ -214,8 +214,8 @@ _TABLE = (
          "with hypothesis.settings.register_profile; see docs/hypothesis.md", _SEARCH, _profile, "NAME"),
     _opt("tolerance", float, 1e-9, "absolute tolerance on the 0..100 scale (default 1e-9)", _SEARCH, _tolerance, "X"),
     _opt("timeout", float, 5.0, "per-call timeout in seconds (default 5)", _SEARCH + (ENTRY,), _timeout, "SECONDS"),
-    _opt("cases", Path, None, "regression cases replayed first (default: cases/ when it exists; the pytest "
-         "plugin: chrf-audit's curated cases; a named DIR must exist)", _SEARCH, _cases, "DIR"),
+    _opt("cases", Path, None, "regression cases replayed first (default: cases/ when it exists, else "
+         "chrf-audit's curated cases, also for the pytest plugin; a named DIR must exist)", _SEARCH, _cases, "DIR"),
     # -- the gate and its outputs (check; [tool.chrf-audit]) --------------------------------
     _opt("strict", bool, False, "stale entries (accepted findings that no longer reproduce) and expired ones "
          "fail too", (CLI, CONFIG)),
@@ -226,6 +226,11 @@ _TABLE = (
     _opt("junit", Path, None, "write a JUnit XML file here", (CLI, CONFIG), metavar="PATH"),
     _opt("reports_dir", Path, None, "write every report into DIR (run: default reports/ when no implementation "
          "is given)", (CLI, CONFIG), metavar="DIR"),
+    _opt("versions_from", Path, None, "a result of chrf-audit versions --json: the issues say which release "
+         "introduced each family (default: the cached result of the audited library, when there is one)",
+         (CLI,), metavar="FILE"),
+    _opt("related", Path, None, "a JSON list of related upstream issues and pull requests (repository, number, "
+         "kind, title, state, families) that the issue files cite", (CLI,), metavar="FILE"),
     # -- the implementation (flags; implementation entries) ------------------------------------
     _opt("impl", str, None, "nltk | sacrebleu | sacrebleu-chrf[++][-eps] | torchmetrics | torchmetrics-chrf[++] "
          "| package.module:function (sentence level: function(hypothesis, references) -> float)",
@@ -236,13 +241,18 @@ _TABLE = (
          (CLI, ENTRY), metavar="COMMAND"),
     _opt("http", str, None, "a scoring service: the URL its contract's requests are sent to (with --contract; "
          "docs/http.md)", (CLI, ENTRY), metavar="URL"),
-    _opt("contract", str, None, "the service's contract: built in chrf-plus-plus-compute@1.0.0, or a contract "
-         "file", (CLI, ENTRY), metavar="NAME@VERSION|FILE"),
+    _opt("contract", str, None, "the service's contract: built in chrf-plus-plus-compute@1.0.0, a contract "
+         "file, a URL of a contract document, or auto (the service's versioned contract path)", (CLI, ENTRY),
+         metavar="NAME@VERSION|FILE|URL|auto"),
     _opt("max_requests", int, None, "--http: send at most N requests (retries not counted); more is a one-line "
          "error", (CLI, ENTRY), _positive_int, "N"),
     _opt("http_concurrency", int, 4, "--http: requests in flight at once (default 4)", (CLI,), _range(1, 64), "N"),
     _opt("http_retries", int, 3, "--http: retries of a request answered 429/5xx or dropped, with backoff and "
          "Retry-After (default 3)", (CLI,), _range(0, 64), "N"),
+    _opt("mcp", str, None, "an MCP server (streamable HTTP) whose tool is audited by its contract (with --tool; "
+         "docs/http.md)", (CLI,), metavar="URL"),
+    _opt("tool", str, None, "--mcp: the tool's contract, NAME@VERSION (built in: chrf-plus-plus-compute@1.0.0)",
+         (CLI,), metavar="NAME@VERSION"),
     _opt("max_refs", int, None, "the most references per segment the callable or program takes (1: a "
          "single-reference library); the search never sends more", (CLI, ENTRY), _positive_int, "N"),
     _opt("name", str, None, "name of the callable or program in reports and report file names",
@@ -252,7 +262,7 @@ _TABLE = (
          "parameters it ignores", (CLI, ENTRY), _accepts, "NAMES"),
     # -- what the implementation claims to compute (flags; entries; the plugin's keywords) ----
     _opt("char_order", int, None, "character n-gram order claimed (default the implementation's, 6)",
-         (CLI, ENTRY), _order("char_order"), "N"),
+         (CLI, ENTRY), _order("char_order", 1), "N"),
     _opt("word_order", int, None, "word n-gram order claimed (0 chrF, 2 chrF++)", (CLI, ENTRY),
          _order("word_order"), "N"),
     _opt("beta", float, None, "beta claimed (recall weight)", (CLI, ENTRY), _beta, "B"),

@@ -38,13 +38,34 @@ import sys
 import threading
 
 
+def shown(obj, limit: int = 200) -> str:
+    """A bounded ``repr`` of what a callable returned, whatever its size: a list of ten
+    million numbers was rendered whole, twice, then split into words (300 s and 1 GB per
+    ``stats --ci`` run, issue 29).  Containers show their type, length and first items."""
+    try:
+        if isinstance(obj, (list, tuple, set, frozenset, dict)) and len(obj) > 4:
+            items = list(obj.items())[:3] if isinstance(obj, dict) else list(obj)[:3] if isinstance(
+                obj, (set, frozenset)) else obj[:3]
+            head = ", ".join(shown(x, 40) for x in items)
+            text = f"<{type(obj).__name__} of {len(obj)} items: {head}, ...>"
+        elif isinstance(obj, (str, bytes)) and len(obj) > limit:
+            text = repr(obj[:limit]) + "..."
+        else:
+            text = repr(obj)
+        if not isinstance(text, str):
+            raise TypeError("__repr__ returned a non-string")
+    except BaseException:  # noqa: BLE001 - a __repr__ or __len__ that raises
+        text = f"<{type(obj).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _field(res, *names):
     for n in names:
         if isinstance(res, dict) and n in res:
             return res[n]
         if hasattr(res, n):
             return getattr(res, n)
-    raise TypeError(f"result {res!r} has none of {names}")
+    raise TypeError(f"result {shown(res)} has none of {names}")
 
 
 def values(kind: str, res) -> dict:
@@ -63,13 +84,13 @@ def values(kind: str, res) -> dict:
         out = {"p_value": p}
     for k, v in out.items():
         if isinstance(v, (bool, str, bytes)):
-            raise TypeError(f"{k} is {type(v).__name__} {v!r}")
+            raise TypeError(f"{k} is {type(v).__name__} {shown(v, 80)}")
         out[k] = float(v)
     return out
 
 
 def _short(text: str, limit: int = 300) -> str:
-    return " ".join(str(text).split())[:limit]
+    return " ".join(str(text)[:4 * limit].split())[:limit]
 
 
 def answer(fn, kind: str, req: dict, verbatim: bool = False) -> dict:
@@ -96,19 +117,27 @@ def answer(fn, kind: str, req: dict, verbatim: bool = False) -> dict:
 def result(kind: str, res, error, verbatim: bool) -> dict:
     """The answer for a call that returned ``res`` or raised ``error``."""
     if error is not None:
-        text = f"{type(error).__name__}: {error}"
+        text = f"{type(error).__name__}: {_text(error)}"
         return {"error": text[:300] if verbatim else _short(text)}
     try:
         return values(kind, res)
     except BaseException as e:  # noqa: BLE001 - a __float__ may raise anything
-        try:
-            shown = repr(res)
-        except BaseException:  # noqa: BLE001
-            shown = f"<{type(res).__name__}>"
-        return {"invalid": _short(f"non-numeric result {shown[:200]}: {type(e).__name__}: {e}")}
+        return {"invalid": _short(f"non-numeric result {shown(res)}: {type(e).__name__}: {_text(e)[:300]}")}
+
+
+def _text(exc: BaseException) -> str:
+    try:
+        return str(exc)
+    except BaseException as e:  # noqa: BLE001 - an __str__ that raises
+        return f"<its __str__ raised {type(e).__name__}>"
 
 
 def main() -> None:
+    from audit.processes import subreaper
+
+    # the callable's parent is a waiting subreaper, never chrf-audit (issue 29: it could
+    # SIGTERM or SIGSTOP its parent): see audit.processes.subreaper.host_in_child
+    subreaper.host_in_child()
     spec, kind, import_dir = sys.argv[1], sys.argv[2], sys.argv[3]
     proto_in = os.fdopen(os.dup(0), "rb")
     proto_out = os.fdopen(os.dup(1), "wb")
@@ -117,12 +146,8 @@ def main() -> None:
     os.dup2(2, 1)  # the callable's prints go to stderr, never into the protocol
     sys.path.insert(0, import_dir)
 
-    from audit.processes import subreaper
     from audit.adapters.worker import _watch_parent
-    subreaper.become_subreaper()  # daemons the callable starts stay in this tree
-    subreaper.watch_children()  # (and /proc is read only after a child exited)
-    if os.getpgid(0) == os.getpid():  # our own group: the parent started us in a new session
-        threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
     def send(obj) -> None:
         proto_out.write((json.dumps(obj, ensure_ascii=True, default=str) + "\n").encode("ascii"))
@@ -161,7 +186,6 @@ def main() -> None:
             out = {"error": f"unknown op {req.get('op')!r} (this worker serves {kind!r})"}
         out["id"] = rid
         send(out)
-        subreaper.reap_adopted()
     subreaper.kill_tree(os.getpid())  # what it started ends with it (orphans would go to init)
     os._exit(0)  # skip interpreter teardown of whatever the callable left behind
 

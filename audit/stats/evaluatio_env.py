@@ -19,6 +19,7 @@ from ..errors import UsageError
 from ..files.locking import locked
 from ..processes import owner as procs
 from ..processes.stderr_lines import informative
+from ..settings.cache import cache_root
 
 EVALUATIO_VERSION = "0.5.2"
 SERVER = Path(__file__).with_name("evaluatio_server.py")
@@ -27,8 +28,7 @@ READY = ".chrf-audit-ready"
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("CHRF_AUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "chrf-audit")
-    return Path(root) / "stats"
+    return cache_root() / "stats"
 
 
 def _python(venv: Path) -> Path:

@@ -4,7 +4,8 @@ operations (docs/external-protocol.md, "Statistical procedures").
 Runs in its own virtual environment (evaluatio pins numpy < 2.1 on Python 3.11, the project
 uses numpy 2.4), started by ``audit.stats.evaluatio_env``.  Standard library, evaluatio and
 sacrebleu only: nothing from chrf-audit is imported here, except ``side_effects.py`` beside
-this file, loaded by path (it needs only numpy), for the side-effect probe (op ``probe``):
+this file, loaded by path (it needs only numpy; it loads ``adapters/arguments.py``, standard
+library only, by path too), for the side-effect probe (op ``probe``):
 evaluatio's functions are called here, in-process, on lists or numpy arrays.
 """
 

@@ -20,6 +20,8 @@ from .procedures import (CRASH, EXCEPTION, INVALID, TIMEOUT as T_OUT, Outcome, P
 
 
 class StatsProcess(ExternalProcess):
+    standby = False  # one request at a time; a restart waits for the hello (callables.py)
+
     def __init__(self, command: str, timeout: float):
         super().__init__(command, timeout)
 

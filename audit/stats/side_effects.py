@@ -19,6 +19,18 @@ from typing import Callable, Optional
 
 import numpy as np
 
+try:  # shared with the worker, which checks every call of an implementation (the caller's lists)
+    from ..adapters.arguments import difference
+except ImportError:  # loaded alone, by its file, in the evaluatio server's venv: the file, by its path
+    import importlib.util
+    from pathlib import Path
+
+    _spec = importlib.util.spec_from_file_location(
+        "chrf_audit_arguments", Path(__file__).resolve().parents[1] / "adapters" / "arguments.py")
+    _arguments = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_arguments)
+    difference = _arguments.difference
+
 #: Both global generators are seeded with this before the call, so the report can say what
 #: the caller's next draw would have been.
 STATE_SEED = 12345
@@ -39,31 +51,6 @@ def arguments(kind: str, form: str, hyps, refs, hyps_b=None) -> list:
 
 def names(kind: str) -> list[str]:
     return ["hypotheses", "references"] if kind == "ci" else ["hypotheses_a", "hypotheses_b", "references"]
-
-
-def _plain(x):
-    return x.tolist() if isinstance(x, np.ndarray) else [_plain(v) for v in x] if isinstance(x, list) else x
-
-
-def difference(name: str, before, after) -> Optional[str]:
-    """How ``after`` differs from ``before`` (a list or array of str, possibly nested)."""
-    if type(before) is not type(after):
-        return f"{name}: {type(before).__name__} replaced by {type(after).__name__}"
-    if isinstance(before, np.ndarray) and (before.shape != after.shape or before.dtype != after.dtype):
-        return f"{name}: array of shape {before.shape} {before.dtype} became {after.shape} {after.dtype}"
-    b, a = _plain(before), _plain(after)
-    if a == b:
-        return None
-    if len(a) != len(b):
-        return f"{name}: length {len(b)} became {len(a)}"
-    if sorted(map(repr, b)) == sorted(map(repr, a)):
-        try:
-            how = "sorted" if a == sorted(a) else "reordered"
-        except TypeError:
-            how = "reordered"
-        return f"{name}: {how} in place (same elements, new order)"
-    i = next(i for i, (x, y) in enumerate(zip(b, a)) if x != y)
-    return f"{name}[{i}]: {str(b[i])[:80]!r} became {str(a[i])[:80]!r}"
 
 
 def _np_state_same(s1, s2) -> bool:

@@ -35,7 +35,8 @@ from .registry import libraries, library_of
 
 __all__ = [
     "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
-    "scope", "apply_unified_diff", "PatchError", "combined_patch",
+    "scope", "apply_unified_diff", "PatchError", "combined_patch", "patch_options", "knowledge",
+    "issue_candidates",
 ]
 
 BUILTIN = tuple(libraries())
@@ -105,11 +106,34 @@ def _http_snippet(implementation: str, finding) -> str:
         env_headers="CHRF_AUDIT_HTTP_HEADERS" in env, env_token="CHRF_AUDIT_HTTP_TOKEN" in env) + "\n"
 
 
+def _mcp_snippet(implementation: str, finding) -> str:
+    """An MCP tool's finding: a Python script calling the tool with the request that shows it."""
+    from ..http import curl
+
+    m, src = finding.minimal, finding.source or {}
+    head = [f"# chrF repro for {_one_line(implementation)} ({src.get('contract', 'its contract')}): {finding.family}",
+            f"# {_one_line(finding.title)}.", f"# {_one_line(m.detail)}"]
+    arguments = _filled(src.get("arguments") or {"input": "$input"}, finding.request)
+    return "\n".join(head) + "\n" + curl.mcp_script(src.get("url") or implementation, src.get("tool") or "execute",
+                                                    arguments,
+                                                    env_token="CHRF_AUDIT_HTTP_TOKEN" in (src.get("env_headers") or []))
+
+
+def _filled(template, value):
+    if template == "$input":
+        return value
+    if isinstance(template, dict):
+        return {k: _filled(v, value) for k, v in template.items()}
+    return template
+
+
 def _generic_snippet(implementation: str, finding) -> str:
     import json
 
     if (finding.source or {}).get("call") == "http" and getattr(finding, "request", None) is not None:
         return _http_snippet(implementation, finding)
+    if (finding.source or {}).get("call") == "mcp" and getattr(finding, "request", None) is not None:
+        return _mcp_snippet(implementation, finding)
     m = finding.minimal
     head = [f"# chrF repro for {_one_line(implementation)}: {finding.family}", f"# {_one_line(finding.title)}"]
     if finding.family.startswith("metamorphic-"):
@@ -151,7 +175,8 @@ def _one_line(text, limit=200) -> str:
 
 def snippet_language(implementation: str, finding) -> str:
     """"python" for built-in upstreams and callables, "sh" for an external program."""
-    if is_builtin(implementation) or _python_entry(implementation, finding) is not None:
+    if is_builtin(implementation) or _python_entry(implementation, finding) is not None or \
+            (finding.source or {}).get("call") == "mcp":
         return "python"
     return "sh"
 
@@ -194,7 +219,7 @@ def combined_patch(implementation: str, families) -> Optional[dict]:
     """One unified diff against the installed source fixing every family of ``families``
     that has a patch: ``{"diff", "families", "files"}``, or None when fewer than two have
     one (the per-family patch is then the whole fix) or their edits do not combine.  Whether
-    it works is judged by ``audit.patches.combined_patch``."""
+    it works is judged like every patch (``audit.patches.verdict``)."""
     try:
         found = get(implementation).combined_source(list(families))
     except KeyError:
@@ -204,6 +229,30 @@ def combined_patch(implementation: str, families) -> Optional[dict]:
     rel, old, new, fixed = found
     diff = make_diff(rel, old, new)
     return {"diff": diff, "families": fixed, "files": [rel]} if diff else None
+
+
+def patch_options(implementation: str, families) -> dict:
+    """The keyword arguments that turn on what the opt-in patches of ``families`` add (the
+    patched copy is audited called with them); {} for a patch that changes the default."""
+    try:
+        return dict(get(implementation).patch_options(list(families)))
+    except KeyError:
+        return {}
+
+
+def knowledge(implementation: str):
+    """The library's record (``records.Knowledge``: what it documents, each family's standing,
+    related upstream issues), or None."""
+    try:
+        return get(implementation).knowledge
+    except KeyError:
+        return None
+
+
+def issue_candidates(implementation: str) -> dict:
+    """family -> [(level, inputs)]: the record's issue repros to try after a family's patch."""
+    k = knowledge(implementation)
+    return {fam: list(reps) for fam, reps in (k.repros if k is not None else {}).items()}
 
 
 def patch_description(implementation: str, family: str) -> Optional[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 #: what a built-in adapter accepts by default: every claim its library exposes
 ALL_CLAIMS = frozenset({"char_order", "word_order", "beta", "lowercase", "whitespace"})
@@ -71,6 +71,13 @@ class Upstream:
     #: families -> (relative file, original text, text fixing all of them that have a patch,
     #: those families) or None: the combined patch (``audit.upstream.combined_patch``)
     combined_source: Callable = lambda families: None
+    #: families -> the keyword arguments that turn on what their opt-in patches add (a
+    #: definition difference's patch keeps the default): the patched copy is audited called
+    #: with them (the backend class takes them as keywords)
+    patch_options: Callable = lambda families: {}
+    #: what its documentation claims, each family's standing against it, its tracker's related
+    #: issues and pull requests (``records.Knowledge``)
+    knowledge: Any = None
 
     @property
     def package(self) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional
 
+from . import torchmetrics_record
 from ._base import CLAIM_DEFAULTS, apply_edits, beta_literal, claims_with_defaults, combine_edits, exact_beta, py_list_literal, py_literal
 from .library import BuiltinAdapter, Upstream, plain_beta, source_of
 
@@ -137,10 +138,29 @@ _BEST_INIT_NEW = (
 _BEST_IF_OLD = "        if f_score > best_f_score:\n"
 _BEST_IF_NEW = "        if f_score > best_f_score or not chosen:\n            chosen = True\n"
 
+# regression tests in torchmetrics' style: doctest lines of chrf_score's example (its CI runs them)
+_EXAMPLE_AT = """\
+        >>> chrf_score(preds, target)
+        tensor(0.8640)
+"""
+_HYP_DOCTEST = """\
+        >>> # a short reference has no n-grams of the higher orders: the hypothesis'
+        >>> # n-grams of those orders do not count (as in chrF++.py and sacreBLEU)
+        >>> chrf_score(['aa', 'aa'], [['a'], ['aa']], n_word_order=0)
+        tensor(0.3229)
+"""
+_UNMATCHED_DOCTEST = """\
+        >>> # a segment that matches no reference keeps its reference n-grams
+        >>> chrf_score(['a', ''], [['a'], ['a']], n_word_order=0)
+        tensor(0.0926)
+"""
+
 _EDITS: dict[str, list[tuple[str, str]]] = {
     "float32-arithmetic": [(_PREC_OLD, _PREC_NEW), (_RETURN_OLD, _RETURN_NEW)],
-    "hypothesis-ngrams-where-reference-has-none": [(_HYP_OLD, ""), (_TARGET_SUM, _HYP_NEW + _TARGET_SUM)],
-    "unmatched-segment-reference-dropped": [(_BEST_INIT_OLD, _BEST_INIT_NEW), (_BEST_IF_OLD, _BEST_IF_NEW)],
+    "hypothesis-ngrams-where-reference-has-none": [(_HYP_OLD, ""), (_TARGET_SUM, _HYP_NEW + _TARGET_SUM),
+                                                   (_EXAMPLE_AT, _EXAMPLE_AT + _HYP_DOCTEST)],
+    "unmatched-segment-reference-dropped": [(_BEST_INIT_OLD, _BEST_INIT_NEW), (_BEST_IF_OLD, _BEST_IF_NEW),
+                                            (_EXAMPLE_AT, _EXAMPLE_AT + _UNMATCHED_DOCTEST)],
 }
 
 PATCH_DESCRIPTIONS = {
@@ -156,8 +176,20 @@ def patched_source(family: str) -> Optional[tuple[str, str, str]]:
 
 
 def combined_source(families) -> Optional[tuple[str, str, str, list[str]]]:
-    """Every family of ``families`` that has a patch fixed at once: their edits do not overlap."""
-    return combine_edits(MODULE, _EDITS, {}, families)
+    """Every family of ``families`` that has a patch fixed at once: their edits do not overlap
+    (the doctest lines are added once, together).  The float32 patch stays out: its
+    difference is below what is filed, and computing in float64 changes the dtype that
+    torchmetrics' own doctests print."""
+    families = [f for f in families if f != "float32-arithmetic"]
+    fams = [f for f in dict.fromkeys(families) if f in _EDITS]
+    docs = [d for f, d in (("hypothesis-ngrams-where-reference-has-none", _HYP_DOCTEST),
+                           ("unmatched-segment-reference-dropped", _UNMATCHED_DOCTEST)) if f in fams]
+    if len(docs) < 2:
+        return combine_edits(MODULE, _EDITS, {}, families)
+    edits = {f: [e for e in _EDITS[f] if e[0] != _EXAMPLE_AT] for f in fams}
+    together = frozenset(f for f in fams if f != "float32-arithmetic")
+    combined = {together: [e for f in together for e in edits[f]] + [(_EXAMPLE_AT, _EXAMPLE_AT + "".join(docs))]}
+    return combine_edits(MODULE, edits, combined, families)
 # -- the backend the worker builds ----------------------------------------------------------
 
 
@@ -236,4 +268,5 @@ UPSTREAM = Upstream(
     ),
     combined_source=combined_source, backend=TorchmetricsBackend, repro_snippet=repro_snippet, patched_source=patched_source,
     patch_descriptions=PATCH_DESCRIPTIONS, extra=("torchmetrics", ("torch", "torchmetrics")),
+    knowledge=torchmetrics_record.KNOWLEDGE,
 )

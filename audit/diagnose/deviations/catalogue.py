@@ -113,7 +113,7 @@ DEVIATIONS = [
     # -- how per-order statistics become a score
     Deviation(
         id="requested-order-divisor",
-        title="precision and recall are averaged over all requested n-gram orders instead of the effective orders "
+        title="the per-order scores (precision and recall, or F) are averaged over all requested n-gram orders instead of the effective orders "
         "(those with n-grams on both sides), so inputs shorter than the order are deflated",
         stage="score", models=(("divisor", "requested"),), applies=_sacre, trigger="short", sweep="length",
         rivals=("empty-order-scores-one", "reference-length-order-cap"),
@@ -365,6 +365,8 @@ DEVIATIONS = [
     Deviation(id="nondeterminism", title="the same input gave different scores on repeated calls", stage="outcome"),
     Deviation(id="stateful", title="the same input scores differently in a fresh process: the implementation keeps "
               "state between calls (a cache, a counter) that changes its answers", stage="outcome"),
+    Deviation(id="arguments-mutated", title="the implementation changed the lists it was given (its caller's data)",
+              stage="outcome"),
     Deviation(id="metamorphic-identical-not-perfect", title="an identical non-empty hypothesis and reference do not score 100",
               stage="metamorphic", sweep="length"),
     Deviation(id="metamorphic-segment-order", title="the corpus score changes when segments are reordered", stage="metamorphic",

@@ -1,0 +1,92 @@
+"""Records of scripts audited as external programs (``--external ... --name NAME``): what their
+tracker says, which families share one root cause (one issue per root cause), and a repro
+through the script's OWN command line, so that a maintainer needs neither chrf-audit nor its
+wrapper.  Only Popović's chrF++.py for now (GPL: chrf-audit ships none of its code; the
+repro names its published options, ``-R -H -nc -nw -b``)."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .records import BUG, FamilyNote, Knowledge, Related
+
+CHRF = "m-popovic/chrF"
+
+
+def _files(name: str, lines: list[str]) -> str:
+    """A shell line writing one segment per line into ``name``."""
+    return f"printf '%s\\n' {' '.join(shlex.quote(x) for x in lines)} > {name}"
+
+
+def _chrfpp_command(finding: dict, order: str = "as given") -> list[str]:
+    """chrF++.py's own command line on a finding's input (references joined by its ``*#``)."""
+    m, claims = finding["minimal"], finding.get("claims") or {}
+    if m["level"] == "sentence":
+        hyps, refs = [m["inputs"]["hypothesis"]], [list(m["inputs"]["references"])]
+    else:
+        hyps, refs = list(m["inputs"]["hypotheses"]), [list(r) for r in m["inputs"]["references"]]
+    if order == "reversed":
+        hyps, refs = hyps[::-1], refs[::-1]
+    opts = f"-nc {claims.get('char_order', 6)} -nw {claims.get('word_order', 2)} -b {claims.get('beta', 2)}"
+    return [_files("hypothesis.txt", hyps) + "  # one segment per line",
+            _files("reference.txt", ["*#".join(r) for r in refs]) + "  # references joined by *#",
+            f"python3 chrF++.py -R reference.txt -H hypothesis.txt {opts}"
+            + (" -s" if m["level"] == "sentence" else "")]
+
+
+def _chrfpp_repro(finding: dict) -> str:
+    m = finding["minimal"]
+    head = [f"# chrF repro for chrF++.py: {finding['family']} (its own command line; chrF++.py from "
+            "github.com/m-popovic/chrF)"]
+    if finding["family"] == "metamorphic-segment-order":
+        return "\n".join(head + _chrfpp_command(finding) + [
+            f"# prints c{finding['claims'].get('char_order', 6)}+w{finding['claims'].get('word_order', 2)}-F"
+            f"{finding['claims'].get('beta', 2)} {m['actual']:.4f}: the same segments in the reverse order:",
+            *_chrfpp_command(finding, "reversed")[:2],
+            _chrfpp_command(finding, "reversed")[2] + f"  # prints {m['expected']:.4f}"]) + "\n"
+    detail = " ".join(str(m.get("detail") or m.get("outcome")).split())
+    return "\n".join(head + _chrfpp_command(finding) + [f"# raises {detail}"]) + "\n"
+
+
+@dataclass(frozen=True)
+class Script:
+    name: str
+    knowledge: Knowledge
+    #: family -> the family whose issue describes its root cause
+    same_root: dict = field(default_factory=dict)
+    #: a finding (document form) -> a repro through the script's own command line
+    repro: Optional[Callable] = None
+
+
+CHRFPP = Script(
+    name="chrF++.py",
+    knowledge=Knowledge(
+        functions={"sentence": "computeChrF", "corpus": "computeChrF"},
+        parameters={"char_order": "-nc", "word_order": "-nw", "beta": "-b"},
+        related=(Related(CHRF, 2, "pull request", "Allow for empty translation and return zero", "closed", 2019,
+                         families=("exception", "metamorphic-segment-order"),
+                         note="fixed the UnboundLocalError for an empty translation; closed without being merged"),),
+        notes={"exception": FamilyNote(
+            kind=BUG, function="computeChrF",
+            title="chrF++ raises UnboundLocalError when no reference of the first segment scores above 0, and "
+                  "reuses the previous segment's counts for a later one",
+            lead="A bug: in computeChrF a segment's n-gram counts are taken from the reference whose F is above "
+                 "maxF = 0.0; when no reference scores above 0 (an empty hypothesis or reference, or no common "
+                 "n-gram), bestMatchingCount and the other best* variables are not assigned: for the first "
+                 "segment the script stops with UnboundLocalError, for a later one it adds the previous "
+                 "segment's counts again.",
+            consequence="An empty line or a segment without a single common n-gram makes the script crash when it "
+                        "comes first and silently miscount the document score when it comes later, so the "
+                        "document score depends on the order of the segments.")},
+    ),
+    same_root={"metamorphic-segment-order": "exception"},
+    repro=_chrfpp_repro,
+)
+
+SCRIPTS = {CHRFPP.name: CHRFPP}
+
+
+def script_of(implementation: str) -> Optional[Script]:
+    return SCRIPTS.get(implementation)

@@ -1,0 +1,102 @@
+"""``run_versions``: which releases, their units on the engine (all of them, or ``--bisect``'s
+rounds), the document, and the last result kept in the cache for ``run`` and the issue files
+(``<cache>/versions/<package>.json``, docs/versions.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from ..settings.cache import versions_result
+from . import bisect as bisection
+from . import envs, releases
+from .engine import Engine, Progress
+from .index import IndexOptions, available_versions
+from .matrix import document
+from .targets import library, targets
+
+
+@dataclass
+class Request:
+    package: str
+    spec: str
+    impl: Optional[str] = None
+    corpus_impl: Optional[str] = None
+    overrides: dict = field(default_factory=dict)
+    max_refs: Optional[int] = None
+    name: Optional[str] = None
+    accepts: Optional[str] = None
+    seed: int = 0
+    max_examples: int = 100
+    tolerance: float = 1e-9
+    timeout: float = 5.0
+    cases: Optional[str] = None
+    hypothesis_profile: Optional[str] = None
+    pythons: tuple = ()
+    index: IndexOptions = field(default_factory=IndexOptions)
+    bisect: bool = False
+    scheduler: Optional[str] = None
+    jobs: int = 2
+    quiet: bool = False
+
+
+def report_name(package: str) -> str:
+    """The package's name in file names: a built-in upstream's own name, else the canonical
+    distribution name."""
+    lib = library(package)
+    return lib.name if lib is not None else envs.canonical(package)
+
+
+def cache_file(package: str) -> Path:
+    return versions_result(report_name(package))
+
+
+def plan(req: Request) -> tuple[str, list, list, list]:
+    """(distribution, implementation specs, versions to audit, listed versions not offered);
+    every usage error before any work."""
+    distribution, specs = targets(req.package, impl=req.impl, corpus_impl=req.corpus_impl,
+                                  overrides=req.overrides, max_refs=req.max_refs, name=req.name,
+                                  accepts=req.accepts)
+    parsed = releases.parse(req.spec)
+    envs.check_given(req.pythons)  # a bad --python is an error now, not in every unit
+    chosen, missing = releases.select(parsed, available_versions(distribution, req.index))
+    return distribution, specs, chosen, missing
+
+
+def run_versions(req: Request) -> dict:
+    distribution, specs, chosen, missing = plan(req)
+    settings = {"seed": req.seed, "max_examples": req.max_examples, "tolerance": req.tolerance,
+                "timeout": req.timeout, "bisect": req.bisect, "spec": req.spec,
+                "claims": dict(sorted(req.overrides.items()))}
+    base = {"distribution": distribution, "targets": specs, "seed": req.seed, "max_examples": req.max_examples,
+            "tolerance": req.tolerance, "timeout": req.timeout, "cases": req.cases,
+            "hypothesis_profile": req.hypothesis_profile, "pythons": list(req.pythons), "index": req.index.to_dict()}
+    token = hashlib.sha256(json.dumps(base, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+    def units(versions):
+        return [dict(base, version=v, token=token) for v in versions]
+
+    results: dict = {}
+    with Progress(not req.quiet, distribution) as progress, Engine(req.scheduler, req.jobs, progress) as engine:
+        if req.bisect:
+            while True:
+                picks = bisection.next_round(chosen, results)
+                if not picks:
+                    break
+                results.update(engine.run(units(picks)))
+        else:
+            results.update(engine.run(units(chosen)))
+    inferred = bisection.inferred(chosen, results) if req.bisect else {}
+    for v in missing:
+        results[v] = {"version": v, "status": "skipped", "reason": "not on the package index", "families": [],
+                      "findings": [], "python": None, "sources": {}}
+    lib = library(req.package)
+    doc = document(report_name(req.package), releases.ordered(chosen + missing), results,
+                   implementations=[s["name"] for s in specs], settings=settings,
+                   library=lib.name if lib is not None else None, inferred=inferred)
+    doc["distribution"] = distribution
+    return doc

@@ -1,0 +1,58 @@
+"""A script audited as an external program (Popović's chrF++.py): one issue per root cause, with
+a repro through the script's OWN command line (issue 31 item 6): the exception on a first
+segment that matches no reference and the segment-order dependence are one bug."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from audit.enrich.issue_facts import issue_facts
+from audit.findings import Finding, Repro
+
+CLAIMS = {"char_order": 6, "word_order": 2, "beta": 2, "lowercase": False, "whitespace": False,
+          "definition": "chrfpp", "scale": 1}
+
+
+def _findings():
+    exc = Finding("chrF++.py", "exception", "sentence", "the implementation raised an exception", dict(CLAIMS), "", "",
+                  Repro("sentence", {"hypothesis": "", "references": [""]}, 0.0, "0/1", None, None, "exception",
+                        detail="UnboundLocalError: cannot access local variable 'bestMatchingCount' where it is "
+                               "not associated with a value"))
+    order = Finding("chrF++.py", "metamorphic-segment-order", "corpus", "the corpus score changes when segments are "
+                    "reordered", dict(CLAIMS), "", "",
+                    Repro("corpus", {"hypotheses": ["ba", "", "a"], "references": [["aa"], [""], ["a"]]},
+                          17.708333333333343, "1/1", 11.666666666666675, "0.11666666666666675", "value"))
+    return [exc, order]
+
+
+def test_one_issue_per_root_cause_with_the_scripts_command_line():
+    exc, order = _findings()
+    facts = issue_facts("chrF++.py", "exception", [exc], version="sha256:x", others=[exc, order])
+    assert facts["filed"] and facts["kind"] == "bug" and facts["function"] == "computeChrF"
+    assert facts["related"][0]["repository"] == "m-popovic/chrF" and facts["related"][0]["number"] == 2
+    assert "chrfpp_wrapper" not in facts["snippet"] and "printf" in facts["snippet"]
+    assert "python3 chrF++.py -R reference.txt -H hypothesis.txt -nc 6 -nw 2 -b 2 -s" in facts["snippet"]
+    [also] = facts["also"]
+    assert also["family"] == "metamorphic-segment-order"
+    assert "printf '%s\\n' a '' ba > hypothesis.txt" in also["snippet"]  # the reverse order, its own run
+    assert "# prints 17.7083" in also["snippet"]
+    other = issue_facts("chrF++.py", "metamorphic-segment-order", [order], version="sha256:x", others=[exc, order])
+    assert other["filed"] is False and other["not_filed"].startswith("the same root cause as exception")
+
+
+@pytest.mark.skipif(not os.path.isfile(os.environ.get("CHRFPP_SCRIPT", "")),
+                    reason="set CHRFPP_SCRIPT to the path of Popovic's chrF++.py (GPL, never shipped)")
+def test_the_command_line_repros_do_what_they_say(tmp_path):
+    exc, order = _findings()
+    facts = issue_facts("chrF++.py", "exception", [exc], version="sha256:x", others=[exc, order])
+    shutil.copy(os.environ["CHRFPP_SCRIPT"], tmp_path / "chrF++.py")
+    run = subprocess.run(["sh", "-c", facts["snippet"]], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "UnboundLocalError" in run.stderr
+    run = subprocess.run(["sh", "-c", facts["also"][0]["snippet"]], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=60)
+    totals = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("c6+w2-F2\t")]
+    assert totals == ["11.6667", "17.7083"], run.stdout
