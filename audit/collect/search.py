@@ -1,5 +1,4 @@
-"""The Hypothesis search of one (implementation, level) unit, in two phases that depend on
-nothing but the seed and the budget.
+"""The Hypothesis search of one (implementation, level) unit, in two phases that depend on the seed and budget alone.
 
 *Generate.*  One Hypothesis run per pass whose test never fails: every input is scored and
 classified, and each divergence is recorded (with the choice sequence that drew it) instead
@@ -17,10 +16,8 @@ fails.  Hypothesis gives up shrinking after ``MAX_SHRINKING_SECONDS`` of wall-cl
 and draws constants mined from whatever local modules are imported: ``no_wall_clock`` lifts
 the one and pins the other for the runs made here, so the repro is the same on a machine
 twenty times slower and in any process (shrinking stays bounded by Hypothesis's count of
-successful shrinks).  The settings of both phases come from ``audit.settings.hypothesis_profiles``:
-what users tune through a Hypothesis profile (verbosity, health checks) and what the design
-forces (no deadline, no database but the shrink run's, derandomize off, the phases); the
-clock-dependent health check (too_slow) is always suppressed.
+successful shrinks).  Both phases' settings: ``audit.settings.hypothesis_profiles`` (what users
+tune in a profile, what the design forces; the clock-dependent too_slow check suppressed).
 """
 
 from __future__ import annotations
@@ -68,8 +65,7 @@ class _Collected:
     flaky: bool = False
     #: pass name -> [(rank, choices)], the smallest recorded examples, for the shrink run
     seeds: dict = field(default_factory=dict)
-    #: groups of keys folded into this one, and what each folded metamorphic relation saw
-    #: (audit.collect.assemble: fold_replayed, _absorb_unexplained)
+    #: groups folded into this key, what each folded metamorphic relation saw (collect.assemble)
     absorbs: list = field(default_factory=list)
     relations: dict = field(default_factory=dict)
 
