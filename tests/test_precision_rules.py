@@ -193,3 +193,28 @@ def test_state_is_a_finding_with_both_values():
     assert again is obs and family == "stateful"
     assert detail == ("scored 0.0 in the audit's process and 100.0 in a fresh one (twice): the implementation "
                       "keeps state between calls")
+
+
+def test_a_call_counter_is_not_called_state():
+    """A per-process call counter (odd calls off by 1e-3) gives the same first value in every
+    fresh process, like state would; the same input called again in one process changes, which
+    state keyed on inputs does not: ``nondeterminism``, saying the calls cannot tell counter
+    from chance (it was ``stateful`` before the repeated call)."""
+    from audit.collect.checker import Checker
+    from audit.collect.replay import replay
+    from tests.planted.catalogue import BY_NAME
+
+    row = BY_NAME["nondeterminism"]
+    [adapter] = resolve(row.spec("sentence"), corpus_impl=row.spec("corpus"), overrides=row.claims, isolate=True)
+    try:
+        checker = Checker(adapter, 1e-9)
+        checker.check("sentence", {"hypothesis": "a", "references": ["a"]}, repeat=False)  # call 1: off
+        obs = checker.check("sentence", {"hypothesis": "a", "references": ["a"]}, repeat=False)  # call 2: right
+        assert obs.outcome.value == 100.0
+        [(again, family, detail)] = replay(adapter, [obs], 1e-9)
+    finally:
+        adapter.close()
+    assert again is obs and family == "nondeterminism"
+    assert detail == ("scored 100.0 in the audit's process, 99.999 in a fresh one and 100.0 when called again "
+                      "there: the same input gives different values (whether from a counter or chance, the calls "
+                      "cannot tell)")

@@ -7,11 +7,13 @@ every observation a finding may be built from is scored again by a freshly start
 implementation (``audit.adapters.resolve`` with the spec the adapter was made from, in an
 isolated worker: nothing of the audit's process is shared).  All of them go in one batch;
 where a value differs from the recorded one, that input is scored alone by two more fresh
-workers:
+workers, the first of them called twice:
 
-* the two fresh values agree: the recorded value came from the state the audit's calls left
+* the fresh values all agree: the recorded value came from the state the audit's calls left
   behind: a ``stateful`` finding, with both values;
-* they differ: ``nondeterminism`` (the same input, two values, no state shared), with both.
+* the two fresh workers differ, or the repeated call in one does: ``nondeterminism`` (the same
+  input, several values), with the values; where only the repetition differs, the detail says
+  that a call counter and chance cannot be told apart.
 
 Either way the finding the input stood for is folded into that row (it names it), never left
 as a repro marked ``flaky: false``.  An adapter that cannot be started afresh (a service, a
@@ -94,6 +96,22 @@ def _batch(adapter, observations):
     return [out[id(o)] for o in observations]
 
 
+def _alone(adapter, changes: dict, obs):
+    """The input scored alone: (first call, second call) in one fresh worker and one call in
+    another, or None when a worker cannot be started.  The repeated call tells a value that
+    changes with repetition (nondeterminism) from one that depends on earlier inputs (state)."""
+    calls = []
+    for repeat in (2, 1):
+        f = fresh_adapter(adapter, changes)
+        if f is None:
+            return None
+        try:
+            calls.extend(_call(f, obs) for _ in range(repeat))
+        finally:
+            f.close()
+    return tuple(calls)
+
+
 def same(a, b, tolerance: float) -> bool:
     """Two outcomes of one input are the same answer."""
     if a.kind != b.kind:
@@ -127,23 +145,23 @@ def replay(adapter, observations: list, tolerance: float) -> list[tuple]:
             fresh.close()
         differing = [(o, a) for o, a in zip(obs, answers) if not same(o.outcome, a, tolerance)]
         for o, _ in differing[:MAX_ALONE]:
-            alone = []
-            for _ in range(2):
-                f = fresh_adapter(adapter, dict(changes))
-                if f is None:
-                    break
-                try:
-                    alone.append(_call(f, o))
-                finally:
-                    f.close()
-            if len(alone) < 2:
+            alone = _alone(adapter, dict(changes), o)
+            if alone is None:
                 continue
-            if same(alone[0], alone[1], tolerance):
-                if same(alone[0], o.outcome, tolerance):
-                    continue  # alone in a fresh process it gives the recorded value: the batch's state
-                out.append((o, "stateful", f"scored {_text(o.outcome)} in the audit's process and {_text(alone[0])} "
-                                           f"in a fresh one (twice): the implementation keeps state between calls"))
-            else:
+            first, again, other = alone
+            if not same(first, other, tolerance):
                 out.append((o, "nondeterminism", f"scored {_text(o.outcome)} in the audit's process, then "
-                                                 f"{_text(alone[0])} and {_text(alone[1])} in two fresh ones"))
+                                                 f"{_text(first)} and {_text(other)} in two fresh ones"))
+            elif not same(first, again, tolerance):
+                # Two fresh processes agree, yet the same input called again in one of them
+                # changes: a call counter and per-call randomness both do this; named by what
+                # was seen (the same input, different values), with the caveat, not as state.
+                out.append((o, "nondeterminism", f"scored {_text(o.outcome)} in the audit's process, {_text(first)} "
+                                                 f"in a fresh one and {_text(again)} when called again there: the "
+                                                 f"same input gives different values (whether from a counter or "
+                                                 f"chance, the calls cannot tell)"))
+            elif not same(first, o.outcome, tolerance):
+                out.append((o, "stateful", f"scored {_text(o.outcome)} in the audit's process and {_text(first)} "
+                                           f"in a fresh one (twice): the implementation keeps state between calls"))
+            # else: alone in a fresh process it gives the recorded value: the batch's state
     return out
