@@ -133,20 +133,35 @@ def remainder(u, fit: dict):
         return None  # an unexplained row says it already, or state does (scores that differ per process)
     samples = u.checker.samples[u.level]
     missed = [s for s, ok in zip(samples, u.model.reproduced(samples, u.params, u.level, u.scale,
-                                                              u.checker.tolerance)) if not ok]
+                                                              u.checker.tolerance))
+              if not ok and not (("out-of-range",) in u.found and out_of_range(s[1], u.checker.tolerance))]
     if not missed:
         return None
-    segs, _ = min(missed, key=lambda sv: sum(len(h) + sum(map(len, rs)) for h, rs in sv[0]))
+    segs, value = min(missed, key=lambda sv: sum(len(h) + sum(map(len, rs)) for h, rs in sv[0]))
     from ..diagnose.reduce import inputs_of
 
     obs = u.checker.check(u.level, inputs_of(u.level, segs), repeat=False)
-    obs.key = ("unexplained", SIGNATURE_PREFIX + _REMAINDER)
     obs.variant = None
-    obs.detail = (f"the fitted model ({' + '.join(['reference', *fit['model']])}) does not reproduce this score, nor "
-                  f"{len(missed) - 1} other observed one{'s' if len(missed) != 2 else ''}")
+    again = obs.outcome.value if obs.outcome.kind == "value" else None
+    if again is None or abs(again - value) > u.checker.tolerance:
+        # Scored again, the input does not give the score the model missed: the same input,
+        # two answers in one process, not a score to explain (nor a repro that would show it).
+        obs.key = ("nondeterminism",)
+        obs.detail = f"first call {value!r}, a later call {again if again is not None else obs.outcome.kind!r}"
+    elif obs.key and obs.key[0] == "unexplained":
+        pass  # the checker groups it by what it needs, as the other level may (one bug, one title)
+    else:
+        obs.key = ("unexplained", SIGNATURE_PREFIX + _REMAINDER)
+        obs.detail = (f"the fitted model ({' + '.join(['reference', *fit['model']])}) does not reproduce this score, "
+                      f"nor {len(missed) - 1} other observed one{'s' if len(missed) != 2 else ''}")
     record(u.found, obs, origin="search")
     u.found[obs.key].count = len(missed)
     return obs
+
+
+def out_of_range(value: float, tolerance: float) -> bool:
+    """A score outside [0, 100]: the ``out-of-range`` row's, which says what it leaves out."""
+    return not -tolerance <= value <= 100 + tolerance
 
 
 def fold_replayed(found: dict, repros: dict, obs, family: str, detail: str) -> tuple[dict, dict]:

@@ -201,6 +201,8 @@ def fit_summary(u) -> dict:
     ok = u.model.reproduced(samples, u.params, u.level, u.scale, u.checker.tolerance)
     tried = u.checker.classes[u.level]
     leaves = [group_title(g) for g in unexplained_groups(u.found)]
+    if ("out-of-range",) in u.found:  # its scores are no model's: the remainder leaves them to it
+        leaves.append("out-of-range (scores outside 0-100)")
     return {"model": list(u.model.families()), "explained": sum(ok), "observed": len(samples),
             "scope": {"classes": [c.id for c in realtext.CLASSES if c.id in tried],
                       "never_tried": [c.id for c in realtext.CLASSES if c.id not in tried]},
