@@ -243,7 +243,10 @@ def test_a_bug_only_a_lone_surrogate_shows_is_found():
 
 
 def test_a_hang_only_nul_shows_is_found():
-    result = _cached("nul_hang", 30, timeout=0.25)
+    # 45: a third of the budget goes to the real-text classes (issue 30), which hold no NUL;
+    # the generic strategies keep the 30 draws this test had, among which NUL is (at 30 in
+    # all, i.e. 20 generic draws, it is not drawn: a recall cost of the split at tiny budgets)
+    result = _cached("nul_hang", 45, timeout=0.25)
     found = _by_family_level(result)
     assert {fam for fam, _ in found} == {"timeout"}
     f = found["timeout", "sentence"]
