@@ -80,7 +80,7 @@ _LOWER_MAPPINGS = {
 }
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 10)
 def _profile_cached(text, params, ws, case, units, fmt, orders, words):
     tv = TextVariant(ws=ws, case=case, units=units, format_deleted=fmt, orders=orders, words=words)
     lower = {"case-folded": True, "case-not-folded": False}.get(case, params.lowercase)
@@ -150,7 +150,7 @@ def _match(hyp, ref, tv: TextVariant, lengths: tuple = (0, 0)) -> RawStats:
     return RawStats(tuple(hs), rtot, tuple(ms), hall, tuple(htot), *lengths)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 10)
 def _reference_profile(text: str, params: ChrfParams) -> TextProfile:
     return TextProfile(text, params)
 
@@ -214,7 +214,7 @@ def text_stats(segments, params: ChrfParams, tv: TextVariant) -> list[list[RawSt
     return [[_match_cached(hyp, r, *key) for r in refs] for hyp, refs in segments]
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 12)
 def _match_cached(hyp: str, ref: str, params, ws, case, units, fmt, orders, words, clip, hyp_where_no_ref) -> RawStats:
     """One (hypothesis, reference) pair's statistics under a text variant without layout
     deviations (remembered: the search over deviation sets reads the same pair under the same
