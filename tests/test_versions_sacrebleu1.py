@@ -110,3 +110,14 @@ def test_sacrebleu_1_5_1_is_audited_with_what_it_can_compute(tmp_path):
     assert "hypothesis-ngrams-where-reference-has-none" in release["families"]
     assert {f["implementation"] for f in release["findings"]} == {"sacrebleu-chrf"}
     assert "1.5.1: sacrebleu-chrf++ not audited: sacrebleu-chrf++ 1.5.1 cannot compute word_order 2" in proc.stdout
+
+
+def test_the_issue_names_no_narrowed_release_as_the_last_correct_one():
+    from audit.enrich.issue_facts import regression
+
+    doc = {"releases": [{"version": v, "status": "audited", "families": fams} for v, fams in
+                        (("1.0", []), ("1.5", []), ("2.0", ["g"]))],
+           "families": {"g": {"introduced": "2.0", "fixed": None, "narrowed": ["1.5"]}}}
+    assert regression(doc, "g", "2.0")["last_good"] == "1.0"
+    doc["families"]["g"]["narrowed"] = ["1.0", "1.5"]
+    assert regression(doc, "g", "2.0") is None

@@ -4,7 +4,9 @@
 ``sentence_score(hypothesis, references)`` and ``corpus_score(hypotheses, references)``,
 where the corpus references are TRANSPOSED: ``references[j][i]`` is reference j of segment i.
 Scores are on 0..100.  sacreBLEU is the reference's default definition, so no patches are
-known; root-cause pointers exist for the places a divergence would come from.
+known; root-cause pointers exist for the places a divergence would come from.  A 1.x release
+(``sentence_chrf``/``corpus_chrf``, no ``CHRF(char_order=...)``) gets ``sacrebleu_v1``'s backend
+(``make_backend``), which says what the release cannot compute.
 """
 
 from __future__ import annotations
