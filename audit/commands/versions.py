@@ -115,12 +115,16 @@ def print_table(doc: dict) -> None:
         for r in doc["releases"]:
             if r["status"] != "audited":
                 cells.append("[dim]-[/dim]")
+            elif r["version"] in doc["families"][fam].get("narrowed", ()):
+                cells.append("[yellow]n/c[/yellow]")  # narrowed for it there: not comparable
             else:
                 cells.append("[bold red]x[/bold red]" if fam in r["families"] else "[green].[/green]")
         t = doc["families"][fam]
         table.add_row(fam, *cells, t["introduced"] or "(before)", t["fixed"] or "-")
     console.print(table)
     for r in doc["releases"]:
+        for u in r.get("unsupported") or []:
+            console.print(f"{r['version']}: {u['implementation']} not audited: {u['reason']}", markup=False)
         if r["status"] == "skipped" and not (r.get("reason") or "").startswith("not audited"):
             console.print(f"skipped {r['version']}: {r['reason']}", markup=False)
     if not doc["families"]:

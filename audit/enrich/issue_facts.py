@@ -49,7 +49,9 @@ def regression(versions: Optional[dict], family: str, version: Optional[str]) ->
     mine = releases[order.index(version)]
     if family not in (mine.get("families") or []) or order.index(introduced) > order.index(version):
         return None
-    before = [r for r in releases[:order.index(introduced)] if family not in (r.get("families") or [])]
+    passed = set(fam.get("narrowed") or ())  # audited narrowed for it: no evidence either way
+    before = [r for r in releases[:order.index(introduced)]
+              if family not in (r.get("families") or []) and r["version"] not in passed]
     if not before:
         return None
     return {"introduced": introduced, "last_good": before[-1]["version"], "fixed": fam.get("fixed"),
