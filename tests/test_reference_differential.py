@@ -307,7 +307,7 @@ def test_nltk_whitespace_set_is_isspace_minus_info_separators():
 CHRFPP_SCRIPT = os.environ.get("CHRFPP_SCRIPT")
 needs_script = pytest.mark.skipif(
     not (CHRFPP_SCRIPT and os.path.isfile(CHRFPP_SCRIPT)),
-    reason="set CHRFPP_SCRIPT to the path of Popovic's chrF++.py",
+    reason="the GPL chrF++.py script is never shipped: set CHRFPP_SCRIPT to the path of a copy",
 )
 
 
