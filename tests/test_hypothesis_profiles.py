@@ -315,9 +315,13 @@ def test_an_unknown_profile_on_the_command_line_is_exit_2(command, tmp_path):
 
 def test_the_cli_seed_changes_the_inputs_and_repeats_them(tmp_path):
     """``--seed`` of run and check: the largest divergence met depends on the inputs drawn;
-    the same seed gives the same report, run and check agree."""
+    the same seed gives the same report, run and check agree.  No curated cases: they are
+    replayed before the search whatever the seed, and the built-in ones hold hyp "c" ref "c",
+    whose difference (-83.33) no drawn input can exceed for this family, so with them the
+    largest would be the same at every seed."""
+    (tmp_path / "no-cases").mkdir()
     impl = ["--impl", f"{PLANTED}.sentence", "--beta", "2", "--scale", "100", "--max-examples", "30",
-            "--jobs", "1", "--quiet"]
+            "--jobs", "1", "--quiet", "--cases", "no-cases"]
 
     def largest(command, seed, name):
         path = tmp_path / f"{name}.json"
