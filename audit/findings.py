@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
-#: Outcome kinds of one call of an implementation (stable, DESIGN.md).
+#: Outcome kinds of one call of an implementation (stable: the JSON report's ``outcome``).
 OUTCOMES = ("value", "exception", "crash", "timeout", "invalid")
+#: The levels an implementation is audited at, in the order reports list them.
+LEVELS = ("sentence", "corpus")
 
 
 @dataclass

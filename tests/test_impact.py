@@ -376,4 +376,4 @@ def test_run_impact_flags_are_validated(tmp_path, monkeypatch, capsys):
     assert cli.main(["run", "--impl", "nltk", "--impact-data", str(tmp_path)]) == 2
     assert "no reference.txt" in capsys.readouterr().err
     assert cli.main(["run", "--impl", "nltk", "--impact-data", str(tmp_path), "--impact-systems", "1"]) == 2
-    assert "--impact-systems must be >= 2" in capsys.readouterr().err
+    assert "--impact-systems must be an integer >= 2, got 1" in capsys.readouterr().err

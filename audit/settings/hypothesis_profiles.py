@@ -107,10 +107,10 @@ class SearchProfile:
 def resolve(name: Optional[str] = None) -> SearchProfile:
     """The profile ``name`` (default ``chrf-audit``) as plain data; UsageError when no such
     profile is registered."""
+    from .option import profile_name
+
     register()
-    name = DEFAULT_PROFILE if name is None else name
-    if not isinstance(name, str) or not name.strip():
-        raise UsageError(f"--hypothesis-profile must be a profile name, got {name!r}")
+    name = profile_name(DEFAULT_PROFILE if name is None else name, "--hypothesis-profile")
     try:
         s = settings.get_profile(name)
     except Exception:
