@@ -1,13 +1,17 @@
 """A reference chrf-plus-plus-compute 1.0.0 service (seeds/004), to audit and to learn from.
 
     pip install -e '.[service]'                        # in the chrf-audit checkout
-    python examples/chrf_service.py --port 8000          # POST http://127.0.0.1:8000/
+    python examples/chrf_service.py --port 8000          # POST http://127.0.0.1:8000/, MCP at /mcp
     chrf-audit run --http http://127.0.0.1:8000/ --contract chrf-plus-plus-compute@1.0.0
+    chrf-audit run --mcp http://127.0.0.1:8000/mcp --tool chrf-plus-plus-compute@1.0.0
 
 Starlette on uvicorn.  The arithmetic is the contract's metric as ``audit.contract.definition``
 computes it on ``reference_impl``'s pure functions (exact fractions); this file is only the
-I/O: JSON in, the contract's validation in its stated order, JSON out.  A refusal is HTTP
-400 with ``{"error": {"code", "message"}}``.  ``Service`` keeps each step a method, so a test
+I/O: JSON in, the contract's validation in its stated order, the answer in the published
+example's envelope out (``{"result": {...}}``).  A refusal is HTTP 400 with ``{"error":
+{"code", "message"}}``.  The same service is an MCP server (``/mcp``, streamable HTTP, the
+official SDK): the tool ``execute`` called with ``{id, version, input}``.  The machine-readable
+contract is at its versioned path (``GET /v1/tools/chrf-plus-plus-compute/versions/1.0.0``).  ``Service`` keeps each step a method, so a test
 can plant a bug by overriding one (tests/http_services.py).
 
 ``--port 0`` takes a free port; the first line printed is ``listening on <URL>``.
@@ -115,21 +119,28 @@ class Service:
         return fraction_text(x)
 
     def handle(self, raw: bytes) -> tuple[int, dict]:
-        """(status, body) for one request body."""
+        """(status, body) for one request body: the answer in the contract's example envelope,
+        ``{"result": {...}}``."""
         try:
             doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             return 400, {"error": {"code": "bad-json", "message": "the body is not UTF-8 JSON"}}
+        return self.handle_input(doc)
+
+    def handle_input(self, doc: Any) -> tuple[int, dict]:
+        """(status, body) for one request's input, already parsed (the MCP tool's ``input``)."""
         try:
-            return 200, self.answer(self.validate(doc))
+            return 200, {"result": self.answer(self.validate(doc))}
         except Refusal as r:
             return 400, {"error": {"code": r.code, "message": r.message}}
 
 
-def create_app(service: Optional[Service] = None, delay: float = 0.0):
-    from starlette.applications import Starlette
+def create_app(service: Optional[Service] = None, delay: float = 0.0, mcp: bool = True):
+    """The service's ASGI app: ``POST /`` scores (the contract's HTTP transport), ``GET`` the
+    versioned contract path (and ``/contract``) gives the machine-readable contract, and
+    ``/mcp`` is the MCP transport (streamable HTTP, the official SDK): the tool ``execute``
+    called with ``{id, version, input}``, answering the same JSON in its structured content."""
     from starlette.responses import Response
-    from starlette.routing import Route
 
     service = service or Service()
 
@@ -144,7 +155,45 @@ def create_app(service: Optional[Service] = None, delay: float = 0.0):
     async def contract(request):
         return Response(json.dumps(service.contract.doc), media_type="application/json")
 
-    return Starlette(routes=[Route("/", score, methods=["POST"]), Route("/contract", contract, methods=["GET"])])
+    routes = [("/", ["POST"], score), ("/contract", ["GET"], contract),
+              (service.contract.doc["machine_readable"], ["GET"], contract)]
+    if not mcp:  # HTTP only (no MCP SDK imported: a faster start)
+        from starlette.applications import Starlette
+        from starlette.routing import Route
+
+        return Starlette(routes=[Route(path, f, methods=methods) for path, methods, f in routes])
+    server = mcp_server(service, delay)
+    for path, methods, f in routes:
+        server.custom_route(path, methods=methods)(f)
+    return server.streamable_http_app(streamable_http_path="/mcp")
+
+
+def mcp_server(service: Service, delay: float = 0.0):
+    """An MCP server (``mcp.server.MCPServer``) with the contract's one tool, ``execute``: a
+    refusal is a tool error (``isError``) whose text is the refusal's JSON; a crash of the
+    scoring code is the SDK's own (``isError``, "Error executing tool execute")."""
+
+    from mcp.server import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = MCPServer(service.contract.name, version=service.contract.version, log_level="CRITICAL")
+    tool = (service.contract.name, service.contract.version)
+
+    async def execute(id: str, version: str = "", input: Any = None) -> dict[str, Any]:  # noqa: A002
+        if delay:
+            import asyncio
+
+            await asyncio.sleep(delay)
+        if (id, version) != tool:
+            raise ToolError(json.dumps({"error": {"code": "unknown-tool", "message": f"no tool {id}@{version}"}}))
+        status, body = service.handle_input(input)
+        if status != 200:
+            raise ToolError(json.dumps(body))
+        return body
+
+    server.add_tool(execute, name="execute", description=service.contract.doc.get("title", ""),
+                    structured_output=True)
+    return server
 
 
 def serve(app, host: str = "127.0.0.1", port: int = 8000) -> None:
@@ -159,7 +208,8 @@ def serve(app, host: str = "127.0.0.1", port: int = 8000) -> None:
     sock.listen(128)
     bound = sock.getsockname()[1]
     print(f"listening on http://{f'[{host}]' if ':' in host else host}:{bound}/", flush=True)  # IPv6 in brackets
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
+    # the lifespan runs the MCP session manager
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
     server.run(sockets=[sock])
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+from .conventions import NOT_COUNTED, hypothesis_count
 from .params import ChrfParams
 from .scoring import sentence_fscore
 from .segment import SegmentStats, sum_stats  # noqa: F401  (re-exported)
@@ -69,7 +70,9 @@ def match_profiles(hyp: TextProfile, ref: TextProfile) -> SegmentStats:
             m = _matches(hc, rc, ht, rt) if previous else 0
             match_counts.append(m)
         else:
-            hyp_counts.append(0)
+            # where the reference has no n-gram of the order, the reference's reading of
+            # conventions.HYPOTHESIS_NGRAMS_WHERE_REFERENCE_HAS_NONE (sacreBLEU 2.x's): not counted
+            hyp_counts.append(hypothesis_count(ht, rt, NOT_COUNTED))
             match_counts.append(0)
             m = 0
         previous = m

@@ -5,6 +5,7 @@ expects; ``CASES`` is merged into its table."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import subprocess
@@ -29,6 +30,78 @@ def _audit(ctx, service: str, *args, url=None):
                             "--json", "a.json", *args)
     doc = json.loads((ctx.tmp / "a.json").read_text()) if (ctx.tmp / "a.json").is_file() else {}
     return code, doc, out
+
+
+def _mcp(ctx, service: str, *args):
+    """``run --mcp`` of ``service``'s MCP tool at --max-examples 3 (the service serves MCP);
+    (exit, audit.json, everything printed), and no thread of the session left behind."""
+    import threading
+
+    def threads():  # but chrf-audit's own process-wide helpers (the signal watcher)
+        return {t for t in threading.enumerate() if not t.name.startswith("chrf-audit-")}
+    before = threads()
+    with running(service, mcp=True) as served:
+        code, out = ctx.cli("run", "--mcp", served + "mcp", "--tool", CONTRACT, "--max-examples", "3",
+                            "--json", "a.json", *args)
+    doc = json.loads((ctx.tmp / "a.json").read_text()) if (ctx.tmp / "a.json").is_file() else {}
+    return code if threads() == before else f"threads left: {threads() - before}", doc, out
+
+
+def _mcp_finding(ctx, service: str, family: str, *args):
+    code, doc, out = _mcp(ctx, service, "--quiet", *args)
+    found = [f for f in doc.get("findings", []) if f["family"] == family]
+    if code.startswith("threads left") or not found:
+        return f"{code}, no {family} finding", out
+    return found[0]["minimal"]["outcome"], found[0]["minimal"]["detail"]
+
+
+@contextlib.contextmanager
+def _serving(body: bytes, status: int = 200):
+    """A loopback HTTP server answering every GET with ``body``, for the ``with`` block."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server's name
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except OSError:
+                pass
+
+        def log_message(self, *a):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def _document(ctx, body: bytes, status: int = 200):
+    """``run --http ... --contract URL`` with the document ``body`` at URL (no service listens
+    at port 9: a bad document is refused before any request)."""
+    with _serving(body, status) as url:
+        return ctx.cli("run", "--http", "http://127.0.0.1:9/", "--contract", url + "contract", "--quiet")
+
+
+def _tool_document(ctx):
+    """A service's contract document (a tool document) that states other limits than the
+    built-in contract: the differences are printed before the audit, which holds the service
+    to the built-in contract (and passes)."""
+    doc = {"id": "chrf-plus-plus-compute", "version": "1.0.0", "input_schema": BUILT_IN["input_schema"],
+           "limits": {"max_segments": 512, "max_text_bytes": 65536}}
+    with _serving(json.dumps(doc).encode()) as url, running("healthy") as served:
+        code, out = ctx.cli("run", "--http", served, "--contract", url + "v1/tools/x", "--max-examples", "3",
+                            "--quiet")
+    return code, out
 
 
 def _finding(ctx, service: str, family: str, *args):
@@ -165,4 +238,26 @@ CASES = {
     "contract-unicode-whitespace": lambda c: _contract(c, lambda d: d["metric"].update(whitespace=["0000-10FFFF"])),
     "contract-version-markup": lambda c: _contract(c, lambda d: d.update(version="1.0\n# Owned <img src=x>")),
     "out-version-markup": _version_markup,
+    # MCP (issue 32): the same treatment as the HTTP client's
+    "mcp-hang": lambda c: _mcp_finding(c, "mcp-hang-on-tilde", "contract-word-tokens", "--timeout", "1"),
+    "mcp-garbage": lambda c: _mcp_finding(c, "mcp-garbage-on-tilde", "contract-word-tokens"),
+    "mcp-drop": lambda c: _mcp_finding(c, "mcp-drop-on-tilde", "contract-word-tokens"),
+    "mcp-huge": lambda c: _mcp_finding(c, "mcp-huge-on-tilde", "contract-word-tokens"),
+    "mcp-hang-all": lambda c: (lambda r: (r[0], r[2]))(_mcp(c, "hang", "--timeout", "1")),
+    "mcp-refused": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", CONTRACT),
+    "mcp-not-mcp": lambda c: (lambda r: (r[0], r[2]))(_not_mcp(c)),
+    "mcp-unknown-tool": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", "chrf-compute@9"),
+    # contract documents (--contract URL | auto)
+    "contract-doc-huge": lambda c: _document(c, b" " * (1024 * 1024 + 1)),
+    "contract-doc-not-json": lambda c: _document(c, b"<html>hello</html>"),
+    "contract-doc-404": lambda c: _document(c, b"not here", 404),
+    "contract-doc-foreign": lambda c: _document(c, json.dumps({"openapi": "3.1.0"}).encode()),
+    "contract-doc-differs": _tool_document,
 }
+
+
+def _not_mcp(ctx):
+    """--mcp at the URL of a service without MCP (its HTTP transport only): one line."""
+    with running("healthy") as served:
+        code, out = ctx.cli("run", "--mcp", served + "mcp", "--tool", CONTRACT)
+    return code, None, out

@@ -143,7 +143,45 @@ class HugeFraction(S.Service):
         return "1" * 5001 + "/3"
 
 
-BUGS = {"half-up": HalfUp, "unreduced-fraction": Unreduced, "ascii-whitespace": AsciiWhitespace,
+class Truncated(S.Service):
+    def decimal(self, x):
+        return decimal_text(x, 6, "down")
+
+
+class NoEffectiveOrder(S.Service):
+    """Averages precision and recall over all 8 orders, effective or not."""
+
+    def __init__(self):
+        super().__init__()
+        m = self.metric
+
+        class _Metric(Metric):
+            def score(self, stats, beta):
+                from fractions import Fraction
+
+                n = len(stats.hyp)
+                p = sum((Fraction(x, h) for x, h in zip(stats.match, stats.hyp) if h), Fraction(0)) / n
+                r = sum((Fraction(x, t) for x, t in zip(stats.match, stats.ref) if t), Fraction(0)) / n
+                b2 = beta * beta
+                return Fraction(0) if p + r == 0 else 100 * (1 + b2) * p * r / (b2 * p + r)
+
+        self.metric = _Metric(m.char_order, m.word_order, m.whitespace, m.punctuation)
+
+
+class LowercasedTokens(S.Service):
+    """Scores as it should but writes every word token lowercased."""
+
+    def answer(self, req):
+        out = super().answer(req)
+        out["word_tokens"] = [{k: [t.lower() for t in v] for k, v in item.items()} for item in out["word_tokens"]]
+        return out
+
+
+from chrf_sacrebleu_service import SacrebleuService  # noqa: E402  (a reading, not a bug)
+
+BUGS = {"truncated": Truncated, "no-effective-order": NoEffectiveOrder, "lowercased-tokens": LowercasedTokens,
+        "sacrebleu": SacrebleuService,
+        "half-up": HalfUp, "unreduced-fraction": Unreduced, "ascii-whitespace": AsciiWhitespace,
         "every-punctuation": EveryPunctuation, "257-segments": TooManySegments,
         "surrogate-500": SurrogateCrash, "cache-by-hypotheses": CacheByHypotheses,
         "short-segment-scores": ShortSegmentScores, "short-word-tokens": ShortWordTokens,
@@ -173,8 +211,13 @@ class Faulty:
             more = msg.get("more_body", False)
         action = self.fault(self.count, body)
 
-        async def replay():
-            return {"type": "http.request", "body": body, "more_body": False}
+        replayed = []
+
+        async def replay():  # the body read above, then what the client does (an MCP server waits for it)
+            if not replayed:
+                replayed.append(True)
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
         if action is None:
             return await self.app(scope, replay, send)
@@ -223,7 +266,8 @@ class Faulty:
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
             return await send({"type": "http.response.body", "body": b"<html>oops</html>"})
         if kind == "drop":  # a response started and cut short: the connection is closed
-            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"1000")]})
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"1000")] +
+                        ([(b"content-type", b"application/json")] if arg == "json" else [])})
             await send({"type": "http.response.body", "body": b'{"sco', "more_body": True})
             raise RuntimeError("connection dropped on purpose")
         raise AssertionError(kind)
@@ -246,6 +290,10 @@ def _has(body: bytes, text: str) -> bool:
     return text.encode() in body
 
 
+def _mcp_call(body: bytes) -> bool:
+    return _has(body, '"tools/call"') and _has(body, "~")
+
+
 def _echo(n: int, body: bytes):
     """Echo the request's headers: in a refusal, in the score, in a non-JSON answer, in turn
     (requests holding "~": always a refusal)."""
@@ -266,18 +314,26 @@ FAULTS = {
     "retry-after-forever": lambda n, body: ("status", (429, b"999999")),
     "retry-after-9999": lambda n, body: ("status", (429, b"Fri, 31 Dec 9999 23:59:59 GMT")),
     "nested": lambda n, body: ("raw", b"[" * 200_000),
-    "duplicate-keys": lambda n, body: ("rewrite", lambda a: b'{"score": "99.000000", ' + a[1:]
-                                       if a.startswith(b'{"metric"') else a),
+    "duplicate-keys": lambda n, body: ("rewrite", lambda a: a.replace(b'{"result": {"metric"',
+                                                                      b'{"result": {"score": "99.000000", "metric"', 1)),
     "escape-on-tilde": lambda n, body: ("raw", (400, b'{"error": "\x1b]0;owned\x07\x1b[2J"}'))
     if _has(body, "~") else None,
     "echo": _echo,
+    # MCP (tools/call requests holding "~"): no answer, an answer that is not MCP's, a connection
+    # cut mid-answer, an answer over 16 MiB
+    "mcp-hang-on-tilde": lambda n, body: ("sleep", 30) if _mcp_call(body) else None,
+    "hang": lambda n, body: ("sleep", 30),
+    "mcp-garbage-on-tilde": lambda n, body: ("garbage", None) if _mcp_call(body) else None,
+    "mcp-drop-on-tilde": lambda n, body: ("drop", "json") if _mcp_call(body) else None,
+    "mcp-huge-on-tilde": lambda n, body: ("raw", b"[" + b" " * (17 << 20) + b"]") if _mcp_call(body) else None,
 }
 
 
-def app_for(name: str):
-    """"healthy", a bug, a fault, or "bug+fault" (the bug behind the fault)."""
+def app_for(name: str, mcp: bool = False):
+    """"healthy", a bug, a fault, or "bug+fault" (the bug behind the fault); ``mcp``: the
+    service's MCP transport too (``/mcp``)."""
     bug, _, fault = name.partition("+") if "+" in name else ((name, "", "") if name in BUGS else ("", "", name))
-    app = S.create_app(BUGS[bug]() if bug and bug != "healthy" else None)
+    app = S.create_app(BUGS[bug]() if bug and bug != "healthy" else None, mcp=mcp)
     return Faulty(app, FAULTS[fault]) if fault and fault != "healthy" else app
 
 
@@ -287,10 +343,12 @@ SESSION = f"-{os.getpid()}"
 
 
 @contextlib.contextmanager
-def running(name: str, mark: str = "chrf-http-test", host: str = "127.0.0.1"):
-    """The URL of service ``name`` on a free loopback port, for the ``with`` block."""
+def running(name: str, mark: str = "chrf-http-test", host: str = "127.0.0.1", mcp: bool = False):
+    """The URL of service ``name`` on a free loopback port, for the ``with`` block (``mcp``:
+    its MCP transport is at URL + "mcp")."""
     env = dict(os.environ, CHRF_TEST_MARK=mark + SESSION, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), name, host], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), name, host] + ["--mcp"] * mcp,
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True, env=env, cwd=str(ROOT))
     try:
         line = proc.stdout.readline().decode()
@@ -316,11 +374,11 @@ def _wait_ready(url: str) -> None:
 
     for _ in range(200):  # hang detection only: the socket is bound before the line is printed
         try:
-            httpx.get(url + "contract", timeout=2)
+            httpx.get(url + "v1/tools/chrf-plus-plus-compute/versions/1.0.0", timeout=2)
             return
         except httpx.TransportError:
             time.sleep(0.05)
 
 
 if __name__ == "__main__":
-    S.serve(app_for(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1", 0)
+    S.serve(app_for(sys.argv[1], "--mcp" in sys.argv), sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1", 0)

@@ -146,6 +146,10 @@ def test_distinct_patterns_find_distinct_lines_in_the_installed_source(library):
 def test_every_patch_is_keyed_by_a_family_of_the_registry(library):
     mod = _knowledge(library)
     edits = getattr(mod, "_EDITS", {})
+    opt_in = getattr(mod, "nltk_patches", None)  # nltk: each family's edits built by nltk_patches
+    if opt_in is not None:
+        edits = {fam: opt_in.edits({fam}) for fam in opt_in.FAMILIES}
+        assert all(edits.values()), edits
     assert set(edits) <= set(deviations.REGISTRY), library
     assert set(mod.PATCH_DESCRIPTIONS) == set(edits)
     # one fix per family: no family reuses another family's patch

@@ -33,9 +33,10 @@ from audit.cli import COMMANDS, build_parser
 from tests.docs_harness import DOCS, README, ROOT, commands, output_matches, sample_outputs
 from tests.test_readme_commands import EXPECTED as README_EXPECTED
 from tests.test_readme_commands import HTTP as README_HTTP
+from tests.test_readme_commands import MCP as README_MCP
 from tests.test_readme_commands import SHARED as README_STATS
 
-SAME_AS_README = set(README_EXPECTED) | README_STATS | {README_HTTP}
+SAME_AS_README = set(README_EXPECTED) | README_STATS | {README_HTTP, README_MCP}
 #: command -> (exit code, a text the output must hold)
 RUN = {
     # the pre-commit hook's entry (.pre-commit-hooks.yaml), in the README's project
@@ -48,6 +49,9 @@ TEMPLATES = {
     "--beta 3 --scale 1 --patch fix.diff --json validation.json",
     "chrf-audit stats --external CMD",
     "chrf-audit run --http URL --contract CONTRACT",
+    "chrf-audit run --http http://127.0.0.1:8000/ --contract auto",
+    "chrf-audit run --mcp URL --tool chrf-plus-plus-compute@1.0.0",
+    "chrf-audit run --mcp URL --tool NAME@VERSION",
     "chrf-audit run --hypothesis-profile NAME",
     "chrf-audit check --hypothesis-profile NAME",
     "chrf-audit validate-patch --hypothesis-profile NAME",
@@ -77,7 +81,8 @@ def test_every_docs_command_is_classified():
     assert found <= set().union(*tables), sorted(found - set().union(*tables))
     assert set(RUN) | TEMPLATES | NAMES <= found  # nothing stale in the tables
     assert sum(len(t) for t in tables[1:]) == len(set().union(*tables[1:]))  # in one table only
-    assert not found & SAME_AS_README - set(RUN) - TEMPLATES - NAMES - set(README_EXPECTED) - README_STATS - {README_HTTP}
+    assert not found & SAME_AS_README - set(RUN) - TEMPLATES - NAMES - set(README_EXPECTED) - README_STATS - \
+        {README_HTTP, README_MCP}
 
 
 @pytest.mark.parametrize("command", sorted(TEMPLATES))

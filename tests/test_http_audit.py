@@ -72,6 +72,10 @@ def test_the_reference_service_keeps_every_promise(tmp_path):
 
 PLANTED = {
     "half-up": {"contract-score-rounding"},
+    # issue 32: the rest of the issue's planted set
+    "truncated": {"contract-score-rounding"},
+    "no-effective-order": {"contract-segment-scores", "contract-corpus-score"},
+    "lowercased-tokens": {"contract-lowercase"},
     "unreduced-fraction": {"contract-fraction-reduced"},
     "ascii-whitespace": {"whitespace-set-ascii", "contract-segment-scores"},
     "every-punctuation": {"contract-word-tokens"},
@@ -249,3 +253,33 @@ def test_the_judge_computes_while_the_service_answers():
     run = ContractRun()
     _judge_all(run, judge, probes, Client())
     assert len(probes) > 5 and ready == [True] * len(probes) and not run.broken
+
+
+@pytest.mark.parametrize("service", ["sacrebleu", "sacrebleu+flapping"])
+def test_a_service_answering_like_the_published_example_with_sacrebleus_convention_keeps_every_promise(service,
+                                                                                                    tmp_path):
+    """Issue 32's "done when": a service written on sacreBLEU's own arithmetic
+    (examples/chrf_sacrebleu_service.py), answering in the published example's envelope and
+    following sacreBLEU 2.x's convention for the hypothesis n-grams of a segment without
+    reference n-grams -- and the same service answering 503 with Retry-After: 0 to every third
+    request -- exit 0 with no finding and a note naming the reading it follows."""
+    with running(service) as url:
+        proc = cli("run", "--http", url, "--contract", CONTRACT, "--max-examples", "5", "--quiet",
+                   "--markdown", str(tmp_path / "md"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    md = next((tmp_path / "md").glob("*.md")).read_text()
+    assert "the service's answers follow: **hypothesis n-grams of a segment without reference n-grams: not " \
+           "counted, as sacreBLEU 2.x**" in md
+    assert "no finding" in proc.stdout and "22 of 22 promises kept" in proc.stdout
+    assert "reading: hypothesis n-grams of a segment without reference n-grams: not counted, as sacreBLEU 2.x" \
+        in " ".join(proc.stdout.split())  # wrapped to the terminal's width
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_a_truncating_service_is_a_rounding_finding_only():
+    """Scores truncated to six decimals differ from the exact value by less than one unit of
+    the last place: the search allows that (the decimals are the contract's business) and the
+    contract names it; it is no float32-arithmetic bug of the metric."""
+    with running("truncated") as url:
+        result = audit(url, examples=5)
+    assert {f.family for f in result.findings} == {"contract-score-rounding"}

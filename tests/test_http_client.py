@@ -236,7 +236,7 @@ def test_sentence_batches_follow_the_contracts_limits():
         body = json.loads(request.content)
         bodies.append(body)
         n = len(body["hypotheses"])
-        return httpx.Response(200, json={"segment_scores": ["100.000000"] * n})
+        return httpx.Response(200, json={"result": {"segment_scores": ["100.000000"] * n}})
     c = HttpClient(URL, transport=httpx.MockTransport(handler))
     a = HttpAdapter(URL, contract, c)
     out = a.sentence_scores([("a", ["a"])] * 600)
@@ -253,8 +253,9 @@ def test_sentence_batches_follow_the_contracts_limits():
 
 def test_a_broken_answer_costs_its_inputs_an_outcome_each():
     contract = load("chrf-plus-plus-compute@1.0.0")
-    answers = iter([httpx.Response(200, json={"segment_scores": ["1.0", 3]}), httpx.Response(500, text="boom"),
-                    httpx.Response(400, json={"error": "no"}), httpx.Response(200, json={"segment_scores": ["1"]})])
+    answers = iter([httpx.Response(200, json={"result": {"segment_scores": ["1.0", 3]}}),
+                    httpx.Response(500, text="boom"), httpx.Response(400, json={"error": "no"}),
+                    httpx.Response(200, json={"result": {"segment_scores": ["1"]}})])
     c = HttpClient(URL, transport=httpx.MockTransport(lambda r: next(answers)), retries=0)
     a = HttpAdapter(URL, contract, c)
     first = a.sentence_scores([("a", ["a"]), ("b", ["b"])])

@@ -164,8 +164,15 @@ def test_resolve_keywords_are_the_tables():
     from audit.adapters import AdapterError, resolve
     from audit.adapters.resolver import KEYWORDS
 
-    assert set(KEYWORDS) == {o.name for o in options.on(options.ENTRY) if o.name not in options.CLAIMS} | {
-        "http_concurrency", "http_retries"}
+    from audit.adapters.kinds import KINDS
+
+    run_flags = {o.name for o in options.for_command("run") if o.group in (options.IMPL, options.HTTP)}
+    assert set(KEYWORDS) == run_flags  # run's implementation flags, --mcp and --tool among them
+    entry = {o.name for o in options.on(options.ENTRY) if o.name not in options.CLAIMS}
+    assert entry <= set(KEYWORDS)  # a configured entry is resolved with the same keywords
+    taken = {name for kind in KINDS for name in kind.takes + kind.selectors + kind.requires}
+    assert taken | {"timeout"} == set(KEYWORDS)  # every keyword is read by a kind, and only keywords are
+    assert {k.name for k in KINDS} == {"builtin", "callable", "external", "http", "mcp"}
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         resolve("nltk", colour=1)
     with pytest.raises(AdapterError, match="--timeout must be > 0"):  # the table's check, not a copy

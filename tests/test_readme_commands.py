@@ -63,10 +63,12 @@ SHARED = {"chrf-audit stats --reports-dir reports/stats", "chrf-audit stats"}
 SLOW = {"chrf-audit run --impact-data ../shared/data/wmt17-en-de --reports-dir reports/wmt17"}
 #: test_readme_http_command: against the README's example service
 HTTP = "chrf-audit run --http http://127.0.0.1:8000/ --contract chrf-plus-plus-compute@1.0.0"
+#: test_readme_http_command too: the same service's MCP tool
+MCP = "chrf-audit run --mcp http://127.0.0.1:8000/mcp --tool chrf-plus-plus-compute@1.0.0"
 
 
 def test_every_readme_command_is_run():
-    assert set(readme_commands()) == set(EXPECTED) | SHARED | SLOW | {HTTP}
+    assert set(readme_commands()) == set(EXPECTED) | SHARED | SLOW | {HTTP, MCP}
 
 
 @pytest.mark.parametrize("command", [c for c in readme_commands() if c in EXPECTED])
@@ -114,6 +116,11 @@ def test_readme_http_command(docs_runner, tmp_path):
         assert "Traceback" not in out
         # what docs/http.md says this run shows
         assert "22 of 22 promises kept" in out and "82.872637" in out, out[-3000:]
+        # and the README's MCP command against the same service (its tool at /mcp)
+        proc = docs_runner.run(MCP.replace("http://127.0.0.1:8000/", url))
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0 and "no finding" in out and "22 of 22 promises kept" in out, out[-3000:]
+        assert "Traceback" not in out
     finally:
         service.terminate()
         service.wait(timeout=30)

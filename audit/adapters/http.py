@@ -10,8 +10,10 @@ corpus score is held to the contract's own definition by the contract checks
 (``audit.collect.service_contract``, run after the search by ``runner.finish_summary``).
 
 Scores come as decimals with the contract's places, so the comparison with the exact
-reference allows half a unit in the last place (``resolution``); whether that last place is
-*right* (half to even) is a contract check, exact.  A request that fails costs the inputs
+reference allows one unit in the last place (``resolution``: a score rounded any way, half to
+even, half up or truncated, is within it); whether that last place is *right* (half to even)
+is a contract check, exact, and named so (a truncating service is ``contract-score-rounding``,
+not a precision bug of the metric).  A request that fails costs the inputs
 it carried an outcome each (refused: ``exception``, 5xx or dropped: ``crash``, no answer:
 ``timeout``, not the contract's answer: ``invalid``), never the audit.
 """
@@ -23,6 +25,7 @@ from decimal import Decimal
 from typing import Optional
 
 from ..settings import options
+from ..contract.judge import error_answer
 from ..http.client import HttpClient, Reply, check_header, check_url, headers_from_env, public_url, secret_values
 from .base import Adapter, AdapterError, Claims, Support
 
@@ -55,8 +58,9 @@ class HttpAdapter(Adapter):
                                        definition="sacrebleu", scale=100)
         self.supports = Support(sentence=True, corpus=False, multi_reference=False, max_refs=1)
         self.accepts_surrogates = contract.limits.get("lone_surrogates") == "accepted"
-        #: half a unit in the last decimal place, and a hair for float subtraction near 100
-        self.resolution = 0.5 * 10.0 ** -contract.decimals + 1e-11
+        #: a unit in the last decimal place (however the service rounds), and a hair for float
+        #: subtraction near 100
+        self.resolution = 10.0 ** -contract.decimals + 1e-11
         self._closed = False
         self._owner = True
 
@@ -65,15 +69,14 @@ class HttpAdapter(Adapter):
               concurrency: int = options.default("http_concurrency"), retries: int = options.default("http_retries"), name: Optional[str] = None, environ=None) -> "HttpAdapter":
         import os
 
-        from ..contract import load
-
         check_url(url)
-        contract = load(contract_spec)
         environ = os.environ if environ is None else environ
+        extra = headers_from_env(environ)
+        contract, document = contract_for(contract_spec, url, timeout=timeout, headers=extra,
+                                          secrets=tuple(secret_values(extra)))
         headers = dict(contract.doc["request"].get("headers") or {})
         for k, v in headers.items():
             check_header(k, v, f"{contract.origin}: request.headers")
-        extra = headers_from_env(environ)
         headers.update(extra)
         from ..http.client import HEADERS_ENV, TOKEN_ENV
 
@@ -82,12 +85,15 @@ class HttpAdapter(Adapter):
                             concurrency=concurrency, retries=retries, max_requests=max_requests, headers=headers,
                             secrets=tuple(secret_values(extra)))
         adapter = cls(url, contract, client, name=name, env_headers=env_headers)
+        adapter.document = document
         try:
             adapter.preflight()
         except BaseException:
             client.close()
             raise
         return adapter
+
+    document: Optional[dict] = None  # where the contract came from, and how it differs from the built-in one
 
     def preflight(self) -> None:
         """One request (the contract's example) before the audit: a service that cannot be
@@ -99,9 +105,10 @@ class HttpAdapter(Adapter):
 
     # -- Adapter ------------------------------------------------------------------------------
     def _variant(self, claims: Claims) -> "HttpAdapter":
-        v = HttpAdapter(self.url, self.contract, self.client, name=self.name, env_headers=self.env_headers,
-                        claims=claims)
+        v = type(self)(self.url, self.contract, self.client, name=self.name, env_headers=self.env_headers,
+                       claims=claims)
         v._owner = False
+        v.document = self.document
         return v
 
     def request_body(self, level: str, inputs: dict, claims: Optional[dict] = None):
@@ -160,8 +167,9 @@ class HttpAdapter(Adapter):
         if reply.kind == "garbage":
             return ("invalid", reply.text[:200] or None, reply.detail)
         body = reply.body
-        if isinstance(body, dict) and "error" in body and "score" not in body:
-            return ("exception", f"error response: {str(body['error'])[:200]}")
+        if error_answer(self.contract, body):
+            member = (self.contract.doc.get("errors") or {}).get("member", "error")
+            return ("exception", f"error response: {str(body[member])[:200]}")
         if reply.duplicates:
             return ("invalid", reply.text[:200], f"the answer repeats the key {reply.duplicates[0]!r} in one object")
         try:
@@ -187,3 +195,68 @@ class HttpAdapter(Adapter):
     def source_record(self, level: str) -> dict:
         return {"call": "http", "url": public_url(self.url), "method": self.contract.doc["request"]["method"],
                 "contract": self.contract.id, "env_headers": list(self.env_headers)}
+
+
+def contract_for(spec: str, url: str, *, timeout: float, headers: Optional[dict] = None, secrets: tuple = (),
+                 names: Optional[list] = None, say=None) -> tuple:
+    """(the contract ``--contract SPEC`` names, a record of the document it came from or None).
+
+    ``NAME@VERSION``: built in.  ``FILE``: a contract file.  ``URL``: the document a service
+    publishes there.  ``auto``: the document at the versioned contract path of the service
+    at ``url`` (the ``machine_readable`` path of each built-in contract, or of ``names``, the
+    first one answered).  A document or file is compared with the built-in contract of its
+    name@version and the differences are printed (``say``, default stderr) before the audit;
+    they are in the record (and so in the report)."""
+    import sys
+
+    from ..contract import document as D
+    from ..contract.spec import builtin_names, load
+    from ..errors import UsageError
+    from ..http.fetch import get_text
+
+    spec = (spec or "").strip()
+    if spec == "auto":
+        origin = httpx_origin(url)
+        last = None
+        for name in names or builtin_names():
+            path = load(name).doc.get("machine_readable")
+            if not path:
+                continue
+            try:
+                text = get_text(origin + path, timeout=timeout, headers=headers, secrets=secrets)
+            except UsageError as e:
+                last = e
+                continue
+            contract, diffs, used = D.read(text, public_url(origin + path))
+            break
+        else:
+            raise UsageError(f"--contract auto: {last or 'no built-in contract names a machine-readable path'}")
+    elif spec.startswith(("http://", "https://")):
+        contract, diffs, used = D.read(get_text(spec, timeout=timeout, headers=headers, secrets=secrets),
+                                       public_url(spec))
+    else:
+        contract = load(spec)
+        if spec in builtin_names():
+            return contract, None
+        builtin = load(contract.id) if contract.id in builtin_names() else None
+        diffs, used = (D.differences(contract.doc, builtin.doc) if builtin else []), "document"
+    record = {"from": contract.origin if used == "document" else public_url(spec) if spec != "auto" else
+              public_url(httpx_origin(url) + (contract.doc.get("machine_readable") or "")),
+              "audited": contract.id if used == "built-in" else "the document", "differences": diffs,
+              "builtin": contract.id in builtin_names()}
+    if diffs:
+        say = say or (lambda line: print(line, file=sys.stderr))
+        say(f"contract {record['from']}: {len(diffs)} difference{'s' * (len(diffs) != 1)} from the built-in "
+            f"{contract.id} ({'the built-in contract' if used == 'built-in' else 'the document'} is audited):")
+        for line in diffs:
+            say(f"  {line}")
+    return contract, record
+
+
+def httpx_origin(url: str) -> str:
+    """scheme://host:port of ``url`` (no path, no credentials)."""
+    import httpx
+
+    u = httpx.URL(url)
+    host = f"[{u.host}]" if ":" in u.host else u.host
+    return f"{u.scheme}://{host}{f':{u.port}' if u.port else ''}"

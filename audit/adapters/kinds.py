@@ -1,10 +1,10 @@
 """The kinds of adapter ``resolve`` makes, one small factory each: the built-in libraries
-(``audit.upstream.registry``), a Python callable, an external program, a scoring service.
+(``audit.upstream.registry``), a Python callable, an external program, a scoring service, an MCP tool.
 
 A ``Kind`` says when it is asked for, which options it reads (any other option given with it
 is a one-line error naming what that option describes), which it needs and refuses, whether
 the claim flags apply, and whether its adapters can be re-created in another process.
-Adding a kind (an MCP tool, say) is one ``Kind`` in ``KINDS`` and its options' rows in the
+Adding a kind is one ``Kind`` in ``KINDS`` and its options' rows in the
 option table.
 """
 
@@ -176,6 +176,15 @@ def _http(req: Request) -> list:
                               retries=req.get("http_retries"), name=name.strip() if name else None)]
 
 
+def _mcp(req: Request) -> list:
+    from .mcp import McpAdapter
+
+    name = req.get("name")
+    return [McpAdapter.start(req.get("mcp"), req.get("tool"), req.get("contract"), timeout=req.timeout,
+                             max_requests=req.get("max_requests"), concurrency=req.get("http_concurrency"),
+                             retries=req.get("http_retries"), name=name.strip() if name else None)]
+
+
 def _custom(req: Request) -> bool:
     return any(k.name != "builtin" and k.asked(req) for k in KINDS)
 
@@ -186,6 +195,8 @@ _SERVICE = {"contract": "--http URL and --contract NAME@VERSION|FILE go together
             "http_concurrency": "--http-concurrency sets the requests in flight to an --http service",
             "http_retries": "--http-retries sets the retries of requests to an --http service",
             "claims": "--http: the contract states what the service computes; claim flags ({}) do not apply"}
+
+_TOGETHER = "--mcp URL and --tool NAME@VERSION go together"
 
 KINDS: tuple = (
     Kind("builtin", lambda r: (r.get("impl") is not None and r.callable_spec is None) or not _custom(r), _builtin,
@@ -200,6 +211,14 @@ KINDS: tuple = (
          selectors=("http",), requires=("contract",),
          refuses={"max_refs": "--max-refs: an --http service takes what its contract states (one reference)"},
          messages=_SERVICE, one=True, claims=False, remote=False),
+    Kind("mcp", lambda r: r.get("mcp") is not None or r.get("tool") is not None, _mcp,
+         takes=("mcp", "tool", "contract", "max_requests", "http_concurrency", "http_retries", "name"),
+         selectors=("mcp",), requires=("mcp", "tool"),
+         refuses={"http": "--http and --mcp: one service at a time",
+                  "max_refs": "--max-refs: an --mcp tool takes what its contract states (one reference)"},
+         messages={**_SERVICE, "mcp": _TOGETHER, "tool": _TOGETHER,
+                   "claims": "--mcp: the contract states what the service computes; claim flags ({}) do not apply"},
+         one=True, claims=False, remote=False),
 )
 
 

@@ -73,7 +73,10 @@ def resolve(impl: Optional[str] = None, *, overrides: Optional[dict] = None, iso
     * ``external``: a command speaking docs/external-protocol.md;
     * ``http`` with ``contract``: a scoring service held to its contract (docs/http.md), with
       at most ``max_requests`` requests, ``http_concurrency`` at a time, each retried up to
-      ``http_retries`` times on 429/5xx or a dropped connection.
+      ``http_retries`` times on 429/5xx or a dropped connection;
+    * ``mcp`` with ``tool``: the tool of an MCP server held to the contract ``tool`` names
+      (``contract``, if given, is its contract file, document URL or ``auto``), with the same
+      budget, concurrency and retries.
 
     ``overrides`` (claim fields the user gave) apply on top of every adapter's own claims.
     ``max_refs`` (the most references per segment it takes; 1: a single-reference library),

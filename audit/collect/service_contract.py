@@ -23,6 +23,7 @@ from ..contract.definition import decimal_text, fraction_text
 from ..contract.judge import Judge, Violation, refusal_failure
 from ..contract.probes import Probe, limit_probes, refusal_probes, score_probes, state_probes
 from ..contract.promises import BY_FAMILY, PROMISES
+from reference_impl.conventions import HYPOTHESIS_NGRAMS_WHERE_REFERENCE_HAS_NONE as HYP_CONVENTION
 
 #: sentences drawn for the batched segment sample, per --max-examples
 SENTENCES_PER_EXAMPLE = 8
@@ -42,7 +43,18 @@ class ContractRun:
 
     broken: dict = field(default_factory=dict)
     checked: dict = field(default_factory=dict)
-    answers: dict = field(default_factory=dict)  # answer -> the first probe that got it
+    #: answer -> (the first probe that got it, whether it was that probe's right answer)
+    answers: dict = field(default_factory=dict)
+    #: reading of the hypothesis-n-grams convention -> (n, probe) of the answers that follow it,
+    #: n counting the answers that tell the readings apart
+    readings: dict = field(default_factory=dict)
+    #: answers to requests the readings give different corpus scores
+    telling: int = 0
+
+    def follow(self, probe: Probe, reply, reading: Optional[str], distinguishing: bool) -> None:
+        self.telling += distinguishing
+        if reading is not None:
+            self.readings.setdefault(reading, []).append((self.telling, probe, reply))
 
     def note(self, probe: Probe, family: str) -> None:
         self.checked[family] = self.checked.get(family, 0) + 1
@@ -72,9 +84,10 @@ def _judge_all(run: ContractRun, judge: Judge, probes: list[Probe], client) -> l
     request while the service answers it (``HttpClient.send``'s ``on_written``): on two
     cores the batched audit's two halves of the arithmetic run at once.
 
-    A wrong answer that is, byte for byte, the answer to an earlier *different* request is a
-    replay (state kept across requests): that one promise is broken, not every promise the
-    stale answer happens to miss."""
+    A replay (state kept across requests) is reported only on proof: an answer that is wrong
+    under every declared reading and is, byte for byte, the *right* answer to an earlier,
+    different request.  Then that one promise is broken, not every promise the stale answer
+    happens to miss.  Two requests that legitimately have the same answer are no evidence."""
     replies = []
     for p in probes:
         # the judge's exact values, computed while the service computes its answer
@@ -82,19 +95,28 @@ def _judge_all(run: ContractRun, judge: Judge, probes: list[Probe], client) -> l
         replies.append(reply)
         for fam in _families_of(p):
             run.note(p, fam)
-        problems = judge.judge(p.fields, reply)
+        problems, reading = judge.verdict(p.fields, reply)
         answer = _answer(reply)  # once: it serialises the whole answer
-        earlier = run.answers.get(answer) if answer is not None else None
-        if problems and earlier is not None and earlier.body != p.body:
+        replayed = _replayed(run, p, problems, answer)
+        if replayed is not None:
             run.note(p, "contract-request-independence")
-            run.add(p, Violation("contract-request-independence", f"the answer is the one given to an earlier "
-                                 f"request ({earlier.name}): {problems[0].detail}"), reply)
+            run.add(p, Violation("contract-request-independence", f"the answer is the right answer to an earlier, "
+                                 f"different request ({replayed.name}), wrong here: {problems[0].detail}"), reply)
             continue
         if answer is not None:
-            run.answers.setdefault(answer, p)
+            run.answers.setdefault(answer, (p, not problems))
+        run.follow(p, reply, reading, judge.expected(p.fields).distinguishes)
         for v in problems:
             run.add(p, v, reply)
     return replies
+
+
+def _replayed(run: ContractRun, probe: Probe, problems: list, answer: Optional[str]) -> Optional[Probe]:
+    """The earlier probe whose right answer this wrong answer is (None: no such proof)."""
+    if not problems or answer is None:
+        return None
+    earlier, right = run.answers.get(answer, (None, False))
+    return earlier if earlier is not None and right and earlier.body != probe.body else None
 
 
 def _answer(reply) -> Optional[str]:
@@ -113,17 +135,25 @@ def _state(run: ContractRun, judge: Judge, client, contract) -> None:
     if _answer(a) is not None and _answer(a) != _answer(b):
         run.add(first, Violation("contract-deterministic", f"two answers to one request differ: {_diff(a, b)}",
                                  expected=None), b)
-    # no answer replayed from an earlier request
-    seen: list = []
-    for p in seqs["independence"]:
-        reply = client.send(p.body)
+    # no answer replayed from an earlier request, and the first request answered the same after
+    # the others as before them (when it was answered the same twice in a row)
+    seq = seqs["independence"]
+    first = [client.send(seq[0].body) for _ in range(2)]
+    for p in seq:
         run.note(p, "contract-request-independence")
+        reply = first[0] if p is seq[0] else client.send(p.body)
         problems = judge.judge(p.fields, reply)
-        stale = next((q for q, r in seen if _answer(r) is not None and _answer(r) == _answer(reply)), None)
-        if stale is not None and problems:
-            run.add(p, Violation("contract-request-independence",
-                                 f"the answer is the one given to the earlier request ({stale.name})"), reply)
-        seen.append((p, reply))
+        stale = _replayed(run, p, problems, _answer(reply))
+        if stale is not None:
+            run.add(p, Violation("contract-request-independence", f"the answer is the right answer to the earlier "
+                                 f"request ({stale.name}), wrong here: {problems[0].detail}"), reply)
+        elif _answer(reply) is not None:
+            run.answers.setdefault(_answer(reply), (p, not problems))
+    again = client.send(seq[0].body)
+    if None not in (_answer(first[0]), _answer(again)) and _answer(first[0]) == _answer(first[1]) != _answer(again):
+        run.add(seq[0], Violation("contract-request-independence", f"the same request, answered the same twice in a "
+                                  f"row, is answered differently after {len(seq) - 1} other requests: "
+                                  f"{_diff(first[0], again)}"), again)
     # the same texts before and after a lowercased request on them
     before, lowered, after = (client.send(p.body) for p in seqs["mutation"])
     p = seqs["mutation"][2]
@@ -191,17 +221,32 @@ def audit_contract(adapter, summary, seed: int = 0, max_examples: int = options.
     for p in refusals:
         reply = client.send(p.body)
         run.note(p, p.family)
-        v = refusal_failure(reply)
+        v = refusal_failure(reply, contract)
         if v is not None:
             run.add(p, v, reply)
     _state(run, judge, client, contract)
     corpora, batches = _drawn(adapter, contract, seed, budget, budget * SENTENCES_PER_EXAMPLE)
     _judge_all(run, judge, corpora, client)
     _judge_all(run, judge, batches, client)
+    _one_reading(run, judge)
     _minimize(run, judge, client, contract)
     findings = [_finding(adapter, fam, b, judge) for fam, b in _ordered(run.broken)]
     summary.findings.extend(findings)
     summary.contract = _table(adapter, run, summary, scored, replies)
+
+
+def _one_reading(run: ContractRun, judge: Judge) -> None:
+    """A service follows one declared reading: answers that follow one and answers that
+    follow another break the corpus-score promise (on the first answer that follows a
+    reading other than the first answer's)."""
+    if len(run.readings) < 2:
+        return
+    (first, probes), (other, later) = sorted(run.readings.items(), key=lambda kv: kv[1][0][0])[:2]
+    _, p, reply = later[0]
+    run.add(p, Violation("contract-corpus-score", f"the answers follow two readings: {HYP_CONVENTION.question}: "
+                         f"{HYP_CONVENTION.words(other)} here, {HYP_CONVENTION.words(first)} in {probes[0][1].name}",
+                         expected=judge.expected(p.fields).readings[first],
+                         actual=judge._field(reply.body, "score_fraction")), reply)
 
 
 def _ordered(broken: dict):
@@ -282,17 +327,51 @@ def _table(adapter, run: ContractRun, summary, scored: list[Probe], replies: lis
                      "findings": [p.family] if b else [], "checked": run.checked.get(p.family, 0),
                      "detail": b.violation.detail if b else ""})
     reproduced = None
-    ex = c.doc.get("example", {}).get("response") or {}
+    ex = c.example_response
     for q, reply in zip(scored, replies):
         if "example" in q.tags:
             ev = Judge(c).expected(q.fields)
             got = {k: _get(c, reply, k) for k in ("score", "score_fraction", "segment_scores")}
             want = {"score": decimal_text(ev.score, c.decimals), "score_fraction": fraction_text(ev.score),
                     "segment_scores": [decimal_text(s, c.decimals) for s in ev.segment_scores]}
-            reproduced = {"service": got, "contract": {k: ex.get(k, want[k]) for k in want}, "reference": want,
-                          "reproduced": got == want and all(ex.get(k, want[k]) == want[k] for k in want)}
+            stated = {k: _stated(c, ex, k, want[k]) for k in want}
+            reproduced = {"service": got, "contract": stated, "reference": want,
+                          "reproduced": got == want and stated == want,
+                          # the whole answer is the contract's example answer (None: it gives none)
+                          "answer": None if ex is None else reply.kind == "json" and reply.body == ex}
     return {"contract": c.id, "origin": c.origin, "url": adapter.source_record("corpus")["url"], "promises": rows,
-            "requests": adapter.client.requests, "retries": adapter.client.retried, "example": reproduced}
+            "requests": adapter.client.requests, "retries": adapter.client.retried, "example": reproduced,
+            "readings": _readings(c, run), **({"document": adapter.document} if getattr(adapter, "document", None)
+                                              else {})}
+
+
+def _stated(contract, response, name: str, default):
+    """A field of the contract's example answer (``default``: it states none)."""
+    try:
+        return contract.field(response, name)
+    except (KeyError, TypeError):
+        return default
+
+
+def _readings(contract, run: ContractRun) -> list:
+    """Each point the contract's text leaves open: its readings and, where answers can show it,
+    the one the service follows."""
+    out = []
+    for a in contract.ambiguities:
+        row = {"id": a["id"], "checked": a["checked"], "note": a.get("note", "")}
+        if a["checked"] == "answers":
+            conv = HYP_CONVENTION if a["id"] == HYP_CONVENTION.id else None
+            followed = sorted(run.readings, key=lambda r: run.readings[r][0][0])
+            row.update(question=conv.question, readings=[{"id": r, "text": conv.words(r)} for r in a["readings"]],
+                       followed=followed[0] if len(followed) == 1 else None, answers=run.telling,
+                       following={r: len(run.readings[r]) for r in followed},
+                       says=(conv.note(followed[0]) if len(followed) == 1 else
+                             f"{conv.question}: both readings followed" if followed else
+                             f"{conv.question}: not shown (no answer told the readings apart)"))
+        else:
+            row["readings"] = [r if isinstance(r, dict) else {"id": r, "text": r} for r in a["readings"]]
+        out.append(row)
+    return out
 
 
 def _get(contract, reply, name):

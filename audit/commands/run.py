@@ -227,7 +227,7 @@ def run(args) -> int:
 
     validate_search_args(args)
     check_report_outputs(args, Path("reports") if not implementation_given(args) else None)
-    if getattr(args, "impact_data", None) is not None and getattr(args, "http", None):
+    if getattr(args, "impact_data", None) is not None and (getattr(args, "http", None) or getattr(args, "mcp", None)):
         raise UsageError("--impact-data needs corpus scores; an --http service's are contract checks (docs/http.md)")
     if getattr(args, "impact_data", None) is not None:
         from ..impact import load_impact_data

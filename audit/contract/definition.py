@@ -10,13 +10,15 @@ details, so its metric is built here on the reference's pure pieces (``char_ngra
 * **whitespace** is the contract's explicit list of 29 code points, not "whatever
   ``str.isspace()`` says in this Python" (equal today; a Unicode update could change
   Python's, never the contract's);
-* **hypothesis counts are never zeroed.**  sacreBLEU (and so the reference's ``sacrebleu``
-  definition) records a segment's hypothesis count of an order as 0 when that segment's
-  reference has no n-gram of the order.  The contract says only that the corpus score "sums
-  per-order counts over all segments" and that an order enters the averages when both
-  sides have n-grams of it: a hypothesis n-gram is counted wherever it occurs.  At the
-  sentence level the two agree (such an order is not effective either way); at the corpus
-  level they differ when one segment's reference is shorter than an order another
+* **hypothesis n-grams where the reference has none: every declared reading.**  sacreBLEU
+  (and so the reference's ``sacrebleu`` definition) records a segment's hypothesis count of
+  an order as 0 when that segment's reference has no n-gram of the order; the contract says
+  only that the corpus score "sums per-order counts over all segments" and cites sacreBLEU
+  2.x for the effective order.  The point is the convention
+  ``reference_impl.conventions.HYPOTHESIS_NGRAMS_WHERE_REFERENCE_HAS_NONE``; ``evaluate``
+  gives the corpus score under each reading asked for (``Evaluation.readings``).  At the
+  sentence level the readings agree (such an order is not effective either way); at the
+  corpus level they differ when one segment's reference is shorter than an order another
   segment's is not (a one-word reference has no word bigram, say).
 
 Everything else (code points, no normalization, the one-mark punctuation split, clipped
@@ -33,6 +35,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from reference_impl import ChrfParams, SegmentStats
+from reference_impl.conventions import COUNTED, NOT_COUNTED, hypothesis_count
 from reference_impl.matching import clipped_matches, ngram_totals
 from reference_impl.scoring import effective_order_score
 
@@ -81,7 +84,8 @@ class Metric:
     # -- statistics ------------------------------------------------------------------------
     def segment_stats(self, hypothesis: str, reference: str, lowercase: bool = False) -> SegmentStats:
         """Per order (characters 1..nc, then words 1..nw): hypothesis n-grams, reference
-        n-grams, clipped matches.  Hypothesis counts are kept whatever the reference has."""
+        n-grams, clipped matches.  Hypothesis counts are kept whatever the reference has (the
+        corpus sums of ``evaluate`` apply a reading)."""
         if lowercase:
             hypothesis, reference = hypothesis.lower(), reference.lower()
         return self._stats(hypothesis, reference, self.tokens(hypothesis), self.tokens(reference))
@@ -104,25 +108,49 @@ class Metric:
         return effective_order_score(stats, self.params(beta))
 
     def evaluate(self, hypotheses: Sequence[str], references: Sequence[str], beta: int = 2,
-                 lowercase: bool = False) -> "Evaluation":
+                 lowercase: bool = False, readings: Sequence[str] = (COUNTED,)) -> "Evaluation":
         """Everything a response states about a valid request: corpus score (from summed
-        statistics), segment scores and word tokens, in input order.  Each text is
+        statistics) under each of ``readings`` of the hypothesis-n-grams convention (the
+        first is ``score``), segment scores and word tokens, in input order.  Each text is
         lowercased (if asked) and tokenised once: its tokens are both its word n-grams and
         its ``word_tokens``."""
         if lowercase:
             hypotheses, references = [h.lower() for h in hypotheses], [r.lower() for r in references]
         tokens = [{"hypothesis": self.tokens(h), "reference": self.tokens(r)} for h, r in zip(hypotheses, references)]
         stats = [self._stats(h, r, t["hypothesis"], t["reference"]) for h, r, t in zip(hypotheses, references, tokens)]
-        total = SegmentStats(*(tuple(map(sum, zip(*side))) for side in zip(*((s.hyp, s.ref, s.match) for s in stats))))
         score = self.score  # the one place stats become a score (a contract's subclass may change it)
-        return Evaluation(score=score(total, beta), segment_scores=[score(s, beta) for s in stats], word_tokens=tokens)
+        totals = {COUNTED: _summed(stats)}
+        # the hypothesis n-grams of orders a segment's reference has none of: only when there
+        # are some do the readings differ
+        if any(h and not r for s in stats for h, r in zip(s.hyp, s.ref)):
+            totals[NOT_COUNTED] = _summed([SegmentStats(tuple(hypothesis_count(h, r, NOT_COUNTED)
+                                                              for h, r in zip(s.hyp, s.ref)), s.ref, s.match)
+                                           for s in stats])
+        else:
+            totals[NOT_COUNTED] = totals[COUNTED]
+        values = {r: score(totals[r], beta) for r in dict.fromkeys(readings)} if totals[COUNTED] != totals[NOT_COUNTED] \
+            else dict.fromkeys(readings, score(totals[COUNTED], beta))
+        return Evaluation(score=values[readings[0]], segment_scores=[score(s, beta) for s in stats],
+                          word_tokens=tokens, readings=values)
+
+
+def _summed(stats: list) -> SegmentStats:
+    return SegmentStats(*(tuple(map(sum, zip(*side))) for side in zip(*((s.hyp, s.ref, s.match) for s in stats))))
 
 
 @dataclass(frozen=True)
 class Evaluation:
-    score: Fraction
+    score: Fraction  # under the first reading asked for
     segment_scores: list
     word_tokens: list
+    #: the corpus score under each reading of the hypothesis-n-grams convention asked for
+    #: (equal values: this request does not tell the readings apart)
+    readings: dict = field(default_factory=dict)
+
+    @property
+    def distinguishes(self) -> bool:
+        """Whether the readings give this request different corpus scores."""
+        return len(set(self.readings.values())) > 1
 
 
 def code_points(ranges: Sequence[str]) -> frozenset:

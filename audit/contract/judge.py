@@ -15,11 +15,14 @@ member name, a number that is not written the contract's way, the output schema)
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional
+
+from reference_impl.conventions import HYPOTHESIS_NGRAMS_WHERE_REFERENCE_HAS_NONE as HYP_CONVENTION
 
 from .definition import Evaluation, decimal_text, fraction_text
 
@@ -40,27 +43,49 @@ class Violation:
     segment: Optional[int] = None  # the segment at stake
 
 
-def refusal_failure(reply) -> Optional[Violation]:
+def error_answer(contract, body: Any) -> bool:
+    """Whether a 2xx JSON answer is an error answer: an object with the contract's error
+    member and no answer (its envelope, or its score where it has none)."""
+    if not isinstance(body, dict):
+        return False
+    member = (contract.doc.get("errors") or {}).get("member", "error") if contract is not None else "error"
+    if member not in body:
+        return False
+    where = contract.doc["response"].get("envelope") or contract.doc["response"]["score"] if contract is not None \
+        else "/score"
+    return where.lstrip("/").split("/")[0] not in body
+
+
+def _score_text(contract, body: Any) -> Optional[str]:
+    try:
+        value = contract.field(body, "score") if contract is not None else body.get("score")
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def refusal_failure(reply, contract=None) -> Optional[Violation]:
     """What is wrong with the answer to a request the contract refuses (None: refused)."""
     if reply.kind == "refused":
         return None
     if reply.kind == "json":
         body = reply.body
-        if isinstance(body, dict) and "error" in body and "score" not in body:
+        if error_answer(contract, body):
             return None
-        score = body.get("score") if isinstance(body, dict) else None
+        score = _score_text(contract, body)
         return Violation("", f"scored it ({reply.detail}" + (f", score {score!r})" if score is not None else ")"),
-                         "value", actual=score if isinstance(score, str) else None)
+                         "value", actual=score)
     outcome = {"server-error": "crash", "dropped": "crash", "timeout": "timeout", "garbage": "invalid"}[reply.kind]
     return Violation("", f"no error response: {reply.detail}", outcome)
 
 
-def unscored(reply) -> Optional[Violation]:
+def unscored(reply, contract=None) -> Optional[Violation]:
     """Why a valid request got no answer to judge (None: it did)."""
     if reply.kind == "json":
         body = reply.body
-        if isinstance(body, dict) and "error" in body and "score" not in body:
-            return Violation("", f"refused a valid input: {str(body['error'])[:160]}", "exception")
+        if error_answer(contract, body):
+            member = (contract.doc.get("errors") or {}).get("member", "error") if contract is not None else "error"
+            return Violation("", f"refused a valid input: {str(body[member])[:160]}", "exception")
         return None
     outcome = {"refused": "exception", "server-error": "crash", "dropped": "crash", "timeout": "timeout",
                "garbage": "invalid"}[reply.kind]
@@ -89,10 +114,14 @@ def _approx(x: Fraction) -> str:
 
 
 class Judge:
-    """Judges answers to valid requests of one contract."""
+    """Judges answers to valid requests of one contract.  Where the contract's text leaves
+    the corpus score open (``Contract.readings``: the hypothesis-n-grams convention), an
+    answer that is right under any declared reading keeps the promise, and ``verdict`` says
+    which reading it follows."""
 
     def __init__(self, contract):
         self.contract = contract
+        self.readings = contract.readings(HYP_CONVENTION.id)
         self.metric = contract.metric
         self.places = contract.decimals
         #: how the contract writes a score: up to three integer digits, exactly ``places`` decimals
@@ -103,27 +132,38 @@ class Judge:
         f = {**fields, **changes}
         key = (tuple(f["hypotheses"]), tuple(f["references"]), f["beta"], f["lowercase"])
         if key not in self._cache:
-            self._cache[key] = self.metric.evaluate(f["hypotheses"], f["references"], f["beta"], f["lowercase"])
+            self._cache[key] = self.metric.evaluate(f["hypotheses"], f["references"], f["beta"], f["lowercase"],
+                                                    self.readings)
         return self._cache[key]
 
-    def _attribute(self, fields: dict, pick, got) -> Optional[str]:
+    def _attribute(self, fields: dict, pick, got, corpus: bool = False) -> Optional[str]:
         """The promise a wrong value breaks when it is the value of a neighbouring request:
-        without lowercasing, or at the default beta."""
+        without lowercasing, or at the default beta (``corpus``: under any reading)."""
         lo, hi, default = self.contract.beta_range
-        if fields["lowercase"] and pick(self.expected(fields, lowercase=False)) == got:
+
+        def same(ev) -> bool:
+            if corpus:
+                return any(pick(dataclasses.replace(ev, score=x)) == got for x in ev.readings.values())
+            return pick(ev) == got
+        if fields["lowercase"] and same(self.expected(fields, lowercase=False)):
             return "contract-lowercase"
-        if not fields["lowercase"] and self.contract.takes("lowercase") and \
-                pick(self.expected(fields, lowercase=True)) == got:
+        if not fields["lowercase"] and self.contract.takes("lowercase") and same(self.expected(fields, lowercase=True)):
             return "contract-lowercase"
-        if fields["beta"] != default and pick(self.expected(fields, beta=default)) == got:
+        if fields["beta"] != default and same(self.expected(fields, beta=default)):
             return "contract-beta"
         return None
 
     def judge(self, fields: dict, reply) -> list[Violation]:
         """Every promise the answer to the valid request ``fields`` breaks."""
-        bad = unscored(reply)
+        return self.verdict(fields, reply)[0]
+
+    def verdict(self, fields: dict, reply) -> tuple[list, Optional[str]]:
+        """(every promise the answer to the valid request ``fields`` breaks, the reading of
+        the hypothesis-n-grams convention it follows -- None when the readings give this
+        request the same corpus score, or the answer follows none of them)."""
+        bad = unscored(reply, self.contract)
         if bad is not None:
-            return [bad]
+            return [bad], None
         c, body, out = self.contract, reply.body, []
         n = len(fields["hypotheses"])
         ev = self.expected(fields)
@@ -140,11 +180,24 @@ class Judge:
                 continue
             if got != want or type(got) is not type(want):
                 out.append(Violation(SCHEMA, f"{name} is {_shown(got)}, the request's is {want!r}", "invalid"))
-        out += self._corpus(fields, body, ev)
+        reading = self._reading(body, ev)
+        out += self._corpus(fields, body, ev, reading)
         out += self._segments(fields, body, ev, n)
         out += self._tokens(fields, body, ev, n)
         form = [v for v in out if v.family == SCHEMA]
-        return [v for v in out if v.family != SCHEMA] + form[:1]  # the answer's form: once
+        return [v for v in out if v.family != SCHEMA] + form[:1], reading  # the answer's form: once
+
+    def _reading(self, body, ev) -> Optional[str]:
+        """The declared reading whose corpus score the answer states (its fraction, else its
+        decimal), when the readings differ on this request."""
+        if not ev.distinguishes:
+            return None
+        value = _fraction(self._field(body, "score_fraction"))
+        text = self._field(body, "score")
+        for r, x in ev.readings.items():
+            if value == x or (value is None and text == decimal_text(x, self.places)):
+                return r
+        return None
 
     def _field(self, body, name):
         try:
@@ -152,11 +205,11 @@ class Judge:
         except (KeyError, TypeError):
             return None
 
-    def _corpus(self, fields, body, ev) -> list[Violation]:
+    def _corpus(self, fields, body, ev, reading: Optional[str] = None) -> list[Violation]:
         out = []
         text = self._field(body, "score_fraction")
         value = _fraction(text)
-        exact = ev.score
+        exact = ev.readings.get(reading, ev.score)
         if isinstance(text, str) and value is None:
             m = _FRACTION.fullmatch(text)
             if m:  # digits beyond MAX_DIGITS: not the reduced exact score, whatever its value
@@ -166,9 +219,9 @@ class Judge:
             else:
                 out.append(Violation(SCHEMA, f"score_fraction {_shown(text)} is not a fraction n/d", "invalid"))
         if value is not None and value != exact:
-            fam = self._attribute(fields, lambda e: e.score, value) or "contract-corpus-score"
+            fam = self._attribute(fields, lambda e: e.score, value, corpus=True) or "contract-corpus-score"
             out.append(Violation(fam, f"score_fraction {text} = {_approx(value)}, the contract's is "
-                                 f"{fraction_text(exact)} = {float(exact)!r}", expected=exact, actual=text))
+                                 f"{self._exact_words(ev)}", expected=exact, actual=text))
         elif value is not None:
             if text != fraction_text(value):  # equal, but not in lowest terms
                 out.append(Violation("contract-fraction-reduced", f"score_fraction {text} is not reduced: "
@@ -177,6 +230,13 @@ class Judge:
         out += self._decimal(fields, score, exact, lambda e: e.score, "score", "contract-corpus-score",
                              value_wrong=value is not None and value != exact)
         return out
+
+    def _exact_words(self, ev) -> str:
+        """The exact corpus score, or each declared reading's where they differ."""
+        if not ev.distinguishes:
+            return f"{fraction_text(ev.score)} = {float(ev.score)!r}"
+        return " or ".join(f"{fraction_text(x)} = {float(x)!r} ({HYP_CONVENTION.words(r)})"
+                           for r, x in ev.readings.items())
 
     def _decimal(self, fields, text, exact, pick, what, family, segment=None, value_wrong=False) -> list[Violation]:
         """A decimal text against the exact value rounded half to even."""
@@ -197,7 +257,8 @@ class Judge:
                               f"half to even is {want}", expected=exact, actual=text, segment=segment)]
         if value_wrong:
             return []  # the value itself is reported
-        fam = self._attribute(fields, lambda e: decimal_text(pick(e), self.places), text) or family
+        fam = self._attribute(fields, lambda e: decimal_text(pick(e), self.places), text,
+                              corpus=segment is None and what == "score") or family
         return [Violation(fam, f"{what} {text}, the contract's is {want} ({fraction_text(exact)})",
                           expected=exact, actual=text, segment=segment)]
 

@@ -16,92 +16,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
 
+from reference_impl.conventions import COUNTED
+
 from ..errors import UsageError
 from ..files.jsontext import nested_deeper
 from . import schemas
 from .definition import Metric, code_points
+from .format import CONTRACT_SCHEMA, inconsistent
 
 DATA = Path(__file__).with_name("data")
-
-#: Bounds of what a contract file may declare: what chrf-audit sends and computes follows from
-#: them (the limit probes build max_segments segments and max_text_bytes of text, the judge
-#: scores them exactly), so a file must not make one audit cost minutes or gigabytes.  The
-#: fixed probes hold up to 4 segments and ~300 bytes (the minimums).
-BOUNDS = {"max_segments": (4, 4096), "max_text_bytes": (1024, 262144), "beta": (1, 1000),
-          "whitespace_code_points": 64, "punctuation": 128}
-_STRINGS = {"type": "array", "items": {"type": "string"}}
-_POINTER = {"type": "string", "pattern": "^(/[^/]*)*$", "maxLength": 256}
-
-#: What a contract file must hold (the parts the audit reads), as a JSON Schema.
-CONTRACT_SCHEMA = {
-    "type": "object",
-    "required": ["contract_format", "name", "version", "metric", "request", "response", "parameters",
-                 "limits", "input_schema", "output_schema"],
-    "properties": {
-        "contract_format": {"const": 1},
-        "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]{0,63}$"},
-        "version": {"type": "string", "pattern": "^[0-9A-Za-z][0-9A-Za-z.+_~-]{0,63}$"},
-        "metric": {
-            "type": "object",
-            "required": ["char_order", "word_order", "whitespace", "punctuation", "score_decimals", "rounding"],
-            "properties": {
-                "char_order": {"type": "integer", "minimum": 1, "maximum": 16},
-                "word_order": {"type": "integer", "minimum": 0, "maximum": 4},
-                "averaging": {"const": "effective-order"},
-                "whitespace": {"type": "array", "minItems": 1, "maxItems": BOUNDS["whitespace_code_points"],
-                               "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4,6}(-[0-9A-Fa-f]{4,6})?$"}},
-                "punctuation": {"type": "string", "maxLength": BOUNDS["punctuation"]},
-                "score_decimals": {"type": "integer", "minimum": 0, "maximum": 12},
-                "rounding": {"const": "half-even"},
-            },
-        },
-        "request": {
-            "type": "object", "required": ["method", "body"],
-            "properties": {"method": {"enum": ["POST", "PUT"]}, "path": {"type": "string"},
-                           "headers": {"type": "object", "additionalProperties": {"type": "string"}},
-                           "body": {"type": "object"}},
-        },
-        "response": {
-            "type": "object", "required": ["score", "score_fraction", "segment_scores", "word_tokens"],
-            "properties": {
-                **{k: _POINTER for k in ("score", "score_fraction", "segment_scores", "word_tokens")},
-                "echo": {"type": "object", "additionalProperties": _POINTER},
-                "word_tokens_item": {"type": "object", "required": ["hypothesis", "reference"],
-                                     "properties": {"hypothesis": {"type": "string"}, "reference": {"type": "string"}}},
-            },
-        },
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "beta": {"type": "object", "required": ["minimum", "maximum", "default"],
-                         "properties": {k: {"type": "integer", "minimum": BOUNDS["beta"][0], "maximum": BOUNDS["beta"][1]}
-                                        for k in ("minimum", "maximum", "default")}},
-                "lowercase": {"type": "object", "required": ["default"],
-                              "properties": {"default": {"type": "boolean"}}},
-            },
-        },
-        "limits": {
-            "type": "object", "required": ["max_segments", "max_text_bytes"],
-            "properties": {**{k: {"type": "integer", "minimum": BOUNDS[k][0], "maximum": BOUNDS[k][1]}
-                              for k in ("max_segments", "max_text_bytes")},
-                           "lone_surrogates": {"enum": ["refused", "accepted"]}},
-        },
-        "input_schema": {"type": "object"},
-        "output_schema": {"type": "object"},
-        "example": {
-            "type": "object",
-            "properties": {
-                "request": {"type": "object", "required": ["hypotheses", "references"],
-                            "properties": {"hypotheses": {**_STRINGS, "minItems": 1},
-                                           "references": {**_STRINGS, "minItems": 1}}},
-                "response": {"type": "object",
-                             "properties": {"score": {"type": "string"}, "score_fraction": {"type": "string"},
-                                            "segment_scores": _STRINGS}},
-            },
-        },
-    },
-}
-
 
 def _pointer(doc: Any, pointer: str):
     """The value at a JSON Pointer ("" is the document), or KeyError."""
@@ -167,6 +90,41 @@ class Contract:
     def lowercase_default(self) -> bool:
         return bool((self.doc["parameters"].get("lowercase") or {}).get("default", False))
 
+    @property
+    def ambiguities(self) -> list:
+        """The points the contract's text leaves open (``CONTRACT_SCHEMA``'s ``_AMBIGUITY``)."""
+        return list(self.doc.get("ambiguities") or [])
+
+    def readings(self, convention: str) -> tuple:
+        """The readings of ``convention`` (``reference_impl.conventions``) a service may follow,
+        the first the one expected values are shown in: those the contract declares, else the
+        one its words say (a contract that declares nothing is read literally: counted)."""
+        for a in self.ambiguities:
+            if a["id"] == convention and a["checked"] == "answers":
+                return tuple(a["readings"])
+        return (COUNTED,)
+
+    @property
+    def example_request(self) -> Optional[dict]:
+        return (self.doc.get("example") or {}).get("request")
+
+    @property
+    def example_response(self) -> Optional[Any]:
+        """The whole answer the contract gives for its example (None: not given)."""
+        return (self.doc.get("example") or {}).get("response")
+
+    def mcp_arguments(self, body: Any) -> dict:
+        """The arguments of the MCP tool call carrying request body ``body`` (the contract's
+        ``mcp.arguments`` with ``"$input"`` replaced; without an ``mcp`` section: the body)."""
+        m = self.doc.get("mcp")
+        if not m:
+            return body if isinstance(body, dict) else {"input": body}
+        return _fill(m["arguments"], body)
+
+    @property
+    def mcp_tool(self) -> str:
+        return (self.doc.get("mcp") or {}).get("tool") or self.name
+
     def takes(self, name: str) -> bool:
         """Whether the contract declares the optional parameter ``name``."""
         return name in self.doc["parameters"]
@@ -228,6 +186,18 @@ def render(template: Any, values: dict) -> Any:
     return template
 
 
+def _fill(template: Any, value: Any) -> Any:
+    """``template`` with the string ``"$input"`` replaced by ``value`` (kept as it is, even when
+    it is None or not an object: refusal probes send what the contract refuses)."""
+    if template == "$input":
+        return value
+    if isinstance(template, dict):
+        return {k: _fill(v, value) for k, v in template.items()}
+    if isinstance(template, list):
+        return [_fill(v, value) for v in template]
+    return template
+
+
 def _replace_input(template: Any, fields: Any) -> Any:
     if isinstance(template, dict):
         if template.get("hypotheses") == "$hypotheses" or template.get("references") == "$references":
@@ -258,7 +228,12 @@ def load(spec: str) -> Contract:
         raise UsageError(f"--contract {spec}: no such contract file")
     from ..files.textfiles import read_text
 
-    text = read_text(path, "a contract file")
+    return parse(read_text(path, "a contract file"), origin)
+
+
+def parse(text: str, origin: str) -> Contract:
+    """A contract from its JSON ``text`` (a file's, or a document a service published);
+    UsageError (one line naming ``origin``) when it is not a valid contract."""
     try:
         doc = json.loads(text)
     except ValueError as e:
@@ -278,31 +253,9 @@ def load(spec: str) -> Contract:
     body = json.dumps(doc["request"]["body"])
     if '"$hypotheses"' not in body or '"$references"' not in body:
         raise UsageError(f"{origin}: request.body must hold \"$hypotheses\" and \"$references\"")
-    problem = _inconsistent(doc)
+    if "mcp" in doc and '"$input"' not in json.dumps(doc["mcp"]["arguments"]):
+        raise UsageError(f"{origin}: mcp.arguments must hold \"$input\"")
+    problem = inconsistent(doc)
     if problem:
         raise UsageError(f"{origin}: not a contract file: {problem}")
     return Contract(doc, origin)
-
-
-def _inconsistent(doc: dict) -> Optional[str]:
-    """What a contract file states that cannot all hold (None: nothing), beyond its schema."""
-    beta = doc["parameters"].get("beta")
-    if beta and not beta["minimum"] <= beta["default"] <= beta["maximum"]:
-        return (f"/parameters/beta: minimum {beta['minimum']}, default {beta['default']} and maximum "
-                f"{beta['maximum']} are not in that order")
-    count = 0
-    for item in doc["metric"]["whitespace"]:
-        lo, _, hi = item.partition("-")
-        lo, hi = int(lo, 16), int(hi or lo, 16)
-        if not lo <= hi <= 0x10FFFF:
-            return f"/metric/whitespace: {item} is not a range of code points (low to high, at most 10FFFF)"
-        count += hi - lo + 1
-        if count > BOUNDS["whitespace_code_points"]:
-            return f"/metric/whitespace: more than {BOUNDS['whitespace_code_points']} code points"
-    ex = (doc.get("example") or {}).get("request")
-    if ex:
-        n, texts = len(ex["hypotheses"]), ex["hypotheses"] + ex["references"]
-        if n != len(ex["references"]) or n > doc["limits"]["max_segments"] or \
-                sum(len(t.encode("utf-8", "surrogatepass")) for t in texts) > doc["limits"]["max_text_bytes"]:
-            return "/example/request: not a valid request of this contract (segment counts or limits)"
-    return None

@@ -141,7 +141,8 @@ def parse(table: Any, path: Optional[Path] = None) -> Config:
             from ..contract import builtin_names
 
             for entry in cfg.implementations:  # a contract file is relative to the configuration
-                if entry.contract and entry.contract not in builtin_names():
+                if entry.contract and entry.contract not in builtin_names() and entry.contract != "auto" and \
+                        not entry.contract.startswith(("http://", "https://")):  # a document's URL is a URL
                     entry.contract = str(base / entry.contract)
         else:
             opt = _option(key)

@@ -55,3 +55,27 @@ def command(url: str, body: Any, *, method: str = "POST", headers: Optional[dict
         return " ".join(parts + ["--data-binary", "@-", "<<'JSON'"]) + "\n" + text + "\nJSON"
     gen = f"import json, sys; json.dump({compact(body)}, sys.stdout)"
     return f"python3 -c {shlex.quote(gen)} | " + " ".join(parts + ["--data-binary", "@-"])
+
+
+def mcp_script(url: str, tool: str, arguments: Any, *, env_token: bool = False) -> str:
+    """A standalone Python script (the official ``mcp`` SDK) that calls ``tool`` of the MCP
+    server at ``url`` with ``arguments`` and prints the result's JSON (or its error)."""
+    head = ["import asyncio", "import json", "import os", "", "from mcp import Client"]
+    if env_token:
+        head += ["import httpx2", "from mcp.client.streamable_http import streamable_http_client"]
+    args = json.dumps(arguments, ensure_ascii=True)
+    call = ["", f"ARGUMENTS = json.loads({args!r})", "", "", "async def main():"]
+    if env_token:
+        call += [f"    headers = {{'Authorization': 'Bearer ' + os.environ['{TOKEN_ENV}']}}",
+                 "    async with httpx2.AsyncClient(headers=headers) as http:",
+                 f"        async with Client(streamable_http_client({url!r}, http_client=http)) as client:",
+                 f"            result = await client.call_tool({tool!r}, ARGUMENTS)"]
+    else:
+        call += [f"    async with Client({url!r}) as client:",
+                 f"        result = await client.call_tool({tool!r}, ARGUMENTS)"]
+    return "\n".join(head + call + [
+        "    if result.is_error:",
+        "        print('tool error:', ' '.join(c.text for c in result.content if c.type == 'text'))",
+        "    else:",
+        "        print(json.dumps(result.structured_content, ensure_ascii=False))",
+        "", "", "asyncio.run(main())"]) + "\n"

@@ -9,6 +9,7 @@ cut to a length (an answer may be megabytes)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Optional
 
 from ._text import md_cell, md_code, md_table, visible
@@ -49,7 +50,32 @@ def markdown_lines(table: Optional[dict]) -> list[str]:
                       f"score_fraction {md_code(_value(svc.get('score_fraction')))}; exactly: "
                       f"{md_code(_value(ex['reference']['score']))}, {md_code(_value(ex['reference']['score_fraction']))} — "
                       + ("**reproduced**." if ex.get("reproduced") else "**not reproduced**.")]
+    for r in table.get("readings") or []:
+        if r.get("checked") == "answers":
+            lines += ["", f"The contract leaves a point open (`{visible(str(r.get('id', '')), keep='')[:80]}`); the "
+                          "service's answers follow: "
+                          f"**{md_cell(_value(r.get('says', ''), 300))}** ({r.get('answers', 0)} answers tell the "
+                          "readings apart; every declared reading keeps the promise)."]
+    doc = table.get("document")
+    if doc:
+        lines += ["", f"Contract document {md_code(_value(doc.get('from', ''), 200))}: "
+                      + (f"{len(doc['differences'])} differences from the built-in contract:" if doc.get("differences")
+                         else "the same as the built-in contract." if doc.get("builtin") else "no built-in contract "
+                         "of its name@version to compare with.")]
+        lines += [f"- {md_cell(_value(d, 200))}" for d in doc.get("differences") or []]
     return lines + [""]
+
+
+def reading_lines(table: Optional[dict], width: int = 100) -> list[str]:
+    """One line per point the contract leaves open that answers show: the reading followed."""
+    out = []
+    for r in (table or {}).get("readings") or []:
+        if r.get("checked") == "answers":
+            # the reading is the point of the line: wrapped, never cut
+            text = f"reading: {_value(r.get('says', ''), 300)} ({r.get('answers', 0)} answers tell the readings apart)"
+            out += textwrap.wrap(text, max(width, 40), initial_indent="  ", subsequent_indent="    ",
+                                 break_long_words=True, break_on_hyphens=False)
+    return out
 
 
 def terminal_lines(implementation: str, table: Optional[dict], width: int = 100) -> list[str]:
@@ -74,4 +100,9 @@ def terminal_lines(implementation: str, table: Optional[dict], width: int = 100)
                    + ("(reproduced)" if ex.get("reproduced") else
                       f"(not reproduced: exactly {_value(ex['reference']['score'])} "
                       f"{_value(ex['reference']['score_fraction'])})"))
+    out += reading_lines(table, width)
+    doc = table.get("document")
+    if doc and doc.get("differences"):
+        out.append(f"  contract document {_value(doc.get('from', ''), 120)}: {len(doc['differences'])} differences from "
+                   "the built-in contract (printed before the audit; audit.json)")
     return out

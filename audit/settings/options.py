@@ -176,8 +176,13 @@ _TABLE = (
         HTTP,
         _opt("http", str, None, "a scoring service: the URL its contract's requests are sent to (with --contract; "
              "docs/http.md)", _SERVICE, O.non_empty("URL"), "URL"),
-        _opt("contract", str, None, "the service's contract: built in chrf-plus-plus-compute@1.0.0, or a contract "
-             "file", _SERVICE, O.non_empty("contract"), "NAME@VERSION|FILE"),
+        _opt("contract", str, None, "the service's contract: built in chrf-plus-plus-compute@1.0.0, a contract "
+             "file, a URL of a contract document, or auto (the service's versioned contract path)", _SERVICE,
+             O.non_empty("contract"), "NAME@VERSION|FILE|URL|auto"),
+        _opt("mcp", str, None, "an MCP server (streamable HTTP) whose tool is audited by its contract (with --tool; "
+             "docs/http.md)", _AUDIT, O.non_empty("URL"), "URL"),
+        _opt("tool", str, None, "--mcp: the tool's contract, NAME@VERSION (built in: chrf-plus-plus-compute@1.0.0)",
+             _AUDIT, O.non_empty("tool"), "NAME@VERSION"),
         _opt("max_requests", int, None, "send at most N requests to the service (retries not counted); more is a "
              "one-line error", _SERVICE, O.at_least(1), "N"),
         _opt("http_concurrency", int, 4, "requests in flight at once (default 4)", _AUDIT, O.between(1, 64), "N"),

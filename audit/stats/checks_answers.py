@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from reference_impl.conventions import FOLLOWED
+from reference_impl.conventions import HYPOTHESIS_NGRAMS_WHERE_REFERENCE_HAS_NONE as CONVENTION
+
 from ..impact import significance as sig
 from . import stat_tests as T
 from .checks import Answer, CheckResult, Session, fmt
@@ -78,16 +81,22 @@ def point_estimate(sess: Session) -> list[CheckResult]:
         err = abs(v["score"] - _exact(sess, a))
         if err > EXACT:
             (rounded if T.rounding(err, v["score"]) else wrong).append((a, err))
-    test = (f"|estimate - corpus chrF from summed statistics| > {EXACT:g} on any answer; a difference "
-            f"within float32 rounding ({T.ROUNDING_ULPS} ulps) is low-precision")
+    reading = FOLLOWED[sess.proc.claims.params.definition]
+    test = (f"|estimate - corpus chrF from summed statistics| > {EXACT:g} on any answer ({CONVENTION.note(reading)}: "
+            f"the claimed definition's reading of {CONVENTION.id}); a difference within float32 rounding "
+            f"({T.ROUNDING_ULPS} ulps) is low-precision")
     if wrong:
         a, err = _repro(wrong)
+        other = _other_reading(sess, wrong, reading)
+        why = (f": it is the corpus score with {CONVENTION.note(other)} ({CONVENTION.id}), where the claimed "
+               f"definition's reading is {CONVENTION.words(reading)}") if other else ""
         res = [CheckResult(name, "ci-point-estimate", "point estimate", "finding",
                            f"the point estimate {fmt(a.values['score'])} is not the corpus score from summed "
-                           f"statistics {fmt(_exact(sess, a))} (on {a.site}; {len(wrong)} of {m} answers)",
+                           f"statistics {fmt(_exact(sess, a))} (on {a.site}; {len(wrong)} of {m} answers){why}",
                            test, a.rec, {"score": _exact(sess, a)}, a.out.values,
                            evidence={"wrong": len(wrong), "answers": m, "max_error": max(e for _, e in wrong),
-                                     "rounding_sized": len(rounded), "sites": _sites(wrong)})]
+                                     "rounding_sized": len(rounded), "sites": _sites(wrong),
+                                     **({"convention": CONVENTION.id, "reading": other} if other else {})})]
     else:
         res = [CheckResult(name, "ci-point-estimate", "point estimate", "pass",
                            f"the point estimate is the corpus score on all {m} answers", test)]
@@ -101,6 +110,24 @@ def point_estimate(sess: Session) -> list[CheckResult]:
                                {"score": _exact(sess, a)}, a.out.values,
                                evidence={"answers": m, "rounded": len(rounded), "max_error": err}))
     return res
+
+
+def _other_reading(sess: Session, wrong: list, reading: str):
+    """The other reading of the hypothesis-n-grams convention when every wrong estimate is
+    the corpus score under it (None: not so)."""
+    from reference_impl import TextProfile
+    from reference_impl.conventions import hypothesis_count
+
+    params = sess.proc.claims.params
+    other = next(r for r, _ in CONVENTION.readings if r != reading)
+    for a, _ in wrong:
+        st = a.corpus.stats.copy()
+        for i, h in enumerate(a.corpus.hyps):
+            for o, total in enumerate(TextProfile(h, params).totals):
+                st[i, o, 0] = hypothesis_count(total, int(st[i, o, 1]), other)
+        if abs(a.values["score"] - sig.corpus_score(st, params)) > EXACT:
+            return None
+    return other
 
 
 def _repro(rows):

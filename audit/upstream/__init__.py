@@ -106,11 +106,34 @@ def _http_snippet(implementation: str, finding) -> str:
         env_headers="CHRF_AUDIT_HTTP_HEADERS" in env, env_token="CHRF_AUDIT_HTTP_TOKEN" in env) + "\n"
 
 
+def _mcp_snippet(implementation: str, finding) -> str:
+    """An MCP tool's finding: a Python script calling the tool with the request that shows it."""
+    from ..http import curl
+
+    m, src = finding.minimal, finding.source or {}
+    head = [f"# chrF repro for {_one_line(implementation)} ({src.get('contract', 'its contract')}): {finding.family}",
+            f"# {_one_line(finding.title)}.", f"# {_one_line(m.detail)}"]
+    arguments = _filled(src.get("arguments") or {"input": "$input"}, finding.request)
+    return "\n".join(head) + "\n" + curl.mcp_script(src.get("url") or implementation, src.get("tool") or "execute",
+                                                    arguments,
+                                                    env_token="CHRF_AUDIT_HTTP_TOKEN" in (src.get("env_headers") or []))
+
+
+def _filled(template, value):
+    if template == "$input":
+        return value
+    if isinstance(template, dict):
+        return {k: _filled(v, value) for k, v in template.items()}
+    return template
+
+
 def _generic_snippet(implementation: str, finding) -> str:
     import json
 
     if (finding.source or {}).get("call") == "http" and getattr(finding, "request", None) is not None:
         return _http_snippet(implementation, finding)
+    if (finding.source or {}).get("call") == "mcp" and getattr(finding, "request", None) is not None:
+        return _mcp_snippet(implementation, finding)
     m = finding.minimal
     head = [f"# chrF repro for {_one_line(implementation)}: {finding.family}", f"# {_one_line(finding.title)}"]
     if finding.family.startswith("metamorphic-"):
@@ -152,7 +175,8 @@ def _one_line(text, limit=200) -> str:
 
 def snippet_language(implementation: str, finding) -> str:
     """"python" for built-in upstreams and callables, "sh" for an external program."""
-    if is_builtin(implementation) or _python_entry(implementation, finding) is not None:
+    if is_builtin(implementation) or _python_entry(implementation, finding) is not None or \
+            (finding.source or {}).get("call") == "mcp":
         return "python"
     return "sh"
 

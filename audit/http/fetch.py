@@ -1,0 +1,52 @@
+"""GET one document a service publishes (its machine-readable contract): bounded in time and
+size, redacted, and every failure one ``UsageError`` line (the audit has not started)."""
+
+from __future__ import annotations
+
+import socket
+import time
+from typing import Optional
+
+import httpx
+
+from ..errors import UsageError
+from .client import check_url, one_line, public_url
+from .secrets import Redactor, url_secrets
+from .transport import DeadlineTransport, deadline
+
+#: the largest contract document read (the built-in one is ~12 kB)
+MAX_DOCUMENT = 1024 * 1024
+
+
+def get_text(url: str, *, timeout: float, headers: Optional[dict] = None, secrets: tuple = (),
+             what: str = "--contract") -> str:
+    """The body of ``GET url`` (status 200, UTF-8, at most ``MAX_DOCUMENT`` bytes, the whole
+    answer within ``timeout`` seconds of the request), redacted of ``secrets``."""
+    parsed = check_url(url)
+    shown = public_url(url)
+    redact = Redactor([*secrets, *url_secrets(parsed)])
+    transport = DeadlineTransport(limits=httpx.Limits(max_connections=1, max_keepalive_connections=0),
+                                  socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
+    raw = b""
+    try:
+        with httpx.Client(timeout=httpx.Timeout(timeout), headers=dict(headers or {}), transport=transport,
+                          follow_redirects=False, trust_env=False) as client:
+            with deadline(time.monotonic() + 2 * timeout):
+                with client.stream("GET", str(parsed), headers={"Accept": "application/json"}) as r:
+                    for chunk in r.iter_bytes():
+                        raw += chunk
+                        if len(raw) > MAX_DOCUMENT:
+                            raise UsageError(f"{what} {shown}: the document is larger than {MAX_DOCUMENT} bytes")
+                    status = r.status_code
+    except httpx.TimeoutException:
+        raise UsageError(f"{what} {shown}: no answer within {timeout:g} s") from None
+    except (httpx.TransportError, httpx.DecodingError) as e:
+        text = redact.text(one_line(str(e), 120)) or type(e).__name__
+        raise UsageError(f"{what} {shown}: {'connection refused' if 'refused' in text.lower() else text}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{what} {shown}: HTTP {status}, the document is not UTF-8") from None
+    if status != 200:
+        raise UsageError(f"{what} {shown}: HTTP {status}: {redact.text(one_line(text, 120)) or '(empty body)'}")
+    return redact.text(text)
