@@ -283,3 +283,17 @@ def test_a_truncating_service_is_a_rounding_finding_only():
     with running("truncated") as url:
         result = audit(url, examples=5)
     assert {f.family for f in result.findings} == {"contract-score-rounding"}
+
+
+def test_the_example_service_without_starlette_is_one_line_not_a_traceback():
+    """``examples/chrf_service.py`` without the service extra tracebacked (issue 29 item 16)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "chrf_service.py"
+    code = ("import runpy, sys; sys.modules['starlette'] = None; sys.argv = ['chrf_service.py', '--port', '0']; "
+            f"runpy.run_path({str(example)!r}, run_name='__main__')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == ["chrf_service: error: needs starlette: pip install 'chrf-audit[service]'"]
