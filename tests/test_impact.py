@@ -134,6 +134,8 @@ def test_impact_ok_path_table_and_json(corpus, tmp_path, monkeypatch, capsys):
     text = capsys.readouterr().out
     for name in ("good.txt", "mid.txt", "bad.txt", "reference [95% CI]", "stub"):
         assert name in text
+    # run's and check's width (100 columns off a terminal), not 160 (issue 29 item 16)
+    assert max(len(line) for line in text.splitlines()) <= 100
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["schema_version"] == 1 and data["kind"] == "impact"
     assert data["implementation"] == "stub" and data["segments"] == 40

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..files import jsontext
 from ..errors import UsageError
@@ -130,8 +129,10 @@ def render(result, console=None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    if console is None:  # a terminal sets its own width; files and pipes get wide tables
-        console = Console() if sys.stdout.isatty() else Console(width=160)
+    if console is None:  # the width of run's and check's table: the terminal's, else 100 columns
+        from ..files.outputs import terminal_facts
+
+        console = Console(width=terminal_facts()[0])
     conf = round(100 * (1 - result.alpha))
     t = Table(title=f"chrF impact: reference vs {result.implementation}", title_justify="left")
     t.add_column("system")
