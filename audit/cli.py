@@ -1,7 +1,7 @@
 """The ``chrf-audit`` command line.
 
 Each subcommand lives in ``audit.commands.<name>`` with a ``register(subparsers)`` that adds
-its parser and sets ``func(args) -> int``.  Exit codes (DESIGN.md): 0 no (new) finding,
+its parser and sets ``func(args) -> int``.  Exit codes (docs/ci.md): 0 no (new) finding,
 1 findings, 2 usage, configuration or input error (one line on stderr, no traceback).
 """
 

@@ -81,7 +81,7 @@ class Finding:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        # Stable JSON core (DESIGN.md): flatten the minimal repro's headline fields.
+        # Stable JSON core (audit/render/schema.json): flatten the minimal repro's headline fields.
         d["repro"] = self.minimal.inputs
         d["expected"] = self.minimal.expected
         d["expected_fraction"] = self.minimal.expected_fraction
