@@ -106,7 +106,7 @@ def test_the_check_catches_what_it_is_for():
         "from ..upstream.sweeps import sweep\n": ["audit.upstream.sweeps", "audit.upstream.sweeps.sweep"],
         "def f():\n    from ..enrich.verification import _verify\n": [
             "audit.enrich.verification", "audit.enrich.verification._verify"],
-        "import audit.adapters.resolve as r\n": ["audit.adapters.resolve"],
+        "import audit.adapters.resolver as r\n": ["audit.adapters.resolver"],
         "from audit.collect import runner\n": ["audit.collect.runner"],
         "import nltk.translate.chrf_score\n": ["nltk.translate.chrf_score"],
         "from concurrent.futures import ThreadPoolExecutor\n": [

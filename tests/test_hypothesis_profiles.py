@@ -225,6 +225,26 @@ def test_without_the_private_home_hypothesis_would_write_there(tmp_path):
     assert (tmp_path / ".hypothesis").is_dir()
 
 
+def test_one_owner_of_hypothesis_home():
+    """Two mechanisms owned Hypothesis's home (the CLI's own temporary home for the whole process,
+    and ``private_storage`` around every audit): one is left, and every entry point goes through it."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "audit"
+    owners = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "attr", None) or getattr(node, "id", None) or getattr(node, "name", None)
+            if name in ("set_hypothesis_home_dir", "__hypothesis_home_directory"):
+                owners.append(path.relative_to(root).as_posix())
+            elif isinstance(node, ast.Constant) and node.value in ("__hypothesis_home_directory",
+                                                                   "HYPOTHESIS_STORAGE_DIRECTORY"):
+                owners.append(path.relative_to(root).as_posix())
+    assert set(owners) == {"settings/hypothesis_profiles.py", "settings/hypothesis_hooks.py"}  # the hooks: its reads
+    users = {p.relative_to(root).as_posix() for p in root.rglob("*.py") if "private_storage()" in p.read_text()}
+    assert users >= {"cli.py", "collect/runner.py", "collect/parallel.py"}
+
+
 # ------------------------------------------------------------------------------- the CLI
 
 
@@ -346,7 +366,7 @@ def test_first_use_inside_a_users_settings_test_does_not_warn(tmp_path):
         warnings.simplefilter("error")
         from hypothesis import given, settings, strategies as st
 
-        @settings(max_examples=1, database=None)
+        @settings(max_examples=1, database=None, deadline=None)  # the first import, on a loaded machine
         @given(st.none())
         def test(x):
             from audit.settings import hypothesis_profiles as HP

@@ -25,7 +25,7 @@ from .cases import _applicable, load_cases
 from .checker import Checker
 from ..diagnose.conformance import align_claimed, level_conformance
 from ..diagnose.families import FAMILIES
-from ..findings import AdapterSummary, Finding
+from ..findings import LEVELS, AdapterSummary, Finding
 from ..settings import options as settings
 from ..settings.hypothesis_profiles import SearchProfile
 from ..settings.hypothesis_profiles import resolve as resolve_profile
@@ -37,7 +37,6 @@ from .search import (
 
 __all__ = ["audit_adapter", "audit_level", "LevelAudit", "levels_of", "summarize", "finish_summary"]
 
-LEVELS = ("sentence", "corpus")
 #: Families after which the metamorphic relations are not run at that level: two calls on one
 #: input disagree (no relation can be judged), or calls hang or kill the process.
 _NO_METAMORPHIC = {("nondeterminism",), ("timeout",), ("crash",)}
@@ -71,7 +70,7 @@ def levels_of(adapter) -> list[str]:
 
 def audit_level(adapter, level: str, *, seed: int = settings.default("seed"), max_examples: int = settings.BUDGET,
                 tolerance: float = settings.default("tolerance"),
-                cases_dir: Optional[Path] = Path("cases"),
+                cases_dir: Optional[Path] = settings.DEFAULT_CASES,
                 progress: Optional[Callable[[Progress], None]] = None,
                 profile: Optional[SearchProfile] = None) -> LevelAudit:
     """Audit one implementation at one level (a unit: independent of every other unit).
@@ -228,7 +227,7 @@ def finish_summary(adapter, summary: AdapterSummary, options: dict) -> None:
 
 def audit_adapter(adapter, *, seed: int = settings.default("seed"), max_examples: int = settings.BUDGET,
                   tolerance: float = settings.default("tolerance"),
-                  cases_dir: Optional[Path] = Path("cases"), derandomize: bool = False,
+                  cases_dir: Optional[Path] = settings.DEFAULT_CASES, derandomize: bool = False,
                   progress: Optional[Callable[[Progress], None]] = None,
                   profile: Optional[SearchProfile] = None) -> AdapterSummary:
     """Audit one implementation, its levels one after the other in this process."""

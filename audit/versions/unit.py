@@ -103,7 +103,6 @@ def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
         return _skipped(unit, why)
     from ..adapters.base import AdapterError
     from ..adapters.external import ExternalAdapter
-    from ..collect.cases import default_cases_dir
     from ..collect.runner import run_audit
 
     python = venv / "bin" / "python"
@@ -131,7 +130,7 @@ def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
         cases = unit.get("cases")
         result = run_audit(adapters, seed=unit["seed"], max_examples=unit["max_examples"],
                            tolerance=unit["tolerance"], hypothesis_profile=unit.get("hypothesis_profile"),
-                           cases_dir=Path(cases) if cases else default_cases_dir(), jobs=1)
+                           cases_dir=Path(cases) if cases else None, jobs=1)
         findings = sorted({(f.implementation, f.family, f.level) for f in result.findings})
         # what the release could not audit as asked (only when there is some: a release
         # that computes everything asked has the same result as before these keys existed)
