@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MODULES: dict[str, tuple[list[str], list[str]]] = {
     "reference_impl": (["reference_impl"],
                        ["tests/test_reference_examples.py", "tests/test_reference_matching.py",
-                        "tests/test_reference_errors.py"]),
+                        "tests/test_reference_errors.py", "tests/test_reference_boundaries.py"]),
     "diagnose": (["audit/diagnose"], ["tests/test_classify_names.py", "tests/test_stats_families.py"]),
     "fitting": (["audit/collect/fitting.py"], ["tests/test_classify_names.py", "tests/test_fitting.py"]),
     "verification": (["audit/enrich/verification.py", "audit/patches/suggested.py"],
