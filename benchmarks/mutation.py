@@ -38,7 +38,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "verification": (["audit/enrich/verification.py", "audit/patches/suggested.py"],
                      ["tests/test_patch_judge.py", "tests/test_verify_suggested.py"]),
     "patches": (["audit/patches"], ["tests/test_patch_judge.py", "tests/test_validate_patch.py"]),
-    "contract_judge": (["audit/contract/judge.py"], ["tests/test_contract_readings.py"]),
+    "contract_judge": (["audit/contract/judge.py"], ["tests/test_contract_readings.py",
+                                                     "tests/test_contract_judge_rules.py"]),
     "baseline": (["audit/gate/baseline.py"], ["tests/test_baseline_dates.py", "tests/test_baseline_load.py",
                                               "tests/test_hostile_baseline.py"]),
 }

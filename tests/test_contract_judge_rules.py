@@ -1,0 +1,43 @@
+"""Rules of the contract judge the readings tests reached without stating (issue 34 mutation
+triage of audit/contract/judge.py, sample 8 seed 0): a refused request is no failure and any
+other answer to it is; a segment_scores list of the wrong length says how many items it has;
+a wrong segment score is reported with its value."""
+
+from __future__ import annotations
+
+import copy
+
+from audit.contract.judge import Judge, refusal_failure
+from audit.http.client import Reply
+from tests.test_contract_readings import C, COUNTED, SPLIT, _answer
+
+FIELDS = {"hypotheses": SPLIT[0], "references": SPLIT[1], "beta": 2, "lowercase": False}
+
+
+def test_a_refusal_is_what_a_refused_request_should_get():
+    assert refusal_failure(Reply("refused", 400, None, "", "HTTP 400"), C) is None
+    timeout = refusal_failure(Reply("timeout", None, None, "", "no answer in 5 s"), C)
+    assert timeout is not None and timeout.outcome == "timeout" and "no error response" in timeout.detail
+    scored = refusal_failure(_answer(*SPLIT, COUNTED), C)
+    assert scored is not None and scored.outcome == "value" and scored.detail.startswith("scored it (HTTP 200")
+
+
+def _segment_scores(reply):
+    return reply.body["result"]["segment_scores"]
+
+
+def test_segment_scores_of_the_wrong_length_say_how_many():
+    for n, word in ((1, "item"), (2, "items")):
+        reply = copy.deepcopy(_answer(*SPLIT, COUNTED))
+        reply.body["result"]["segment_scores"] = _segment_scores(reply)[:n]
+        problems, _ = Judge(C).verdict(FIELDS, reply)
+        assert [(v.family, v.detail) for v in problems] == [
+            ("contract-segment-scores", f"segment_scores has {n} {word} for 3 segments")], problems
+
+
+def test_a_wrong_segment_score_is_reported_with_its_value():
+    reply = copy.deepcopy(_answer(*SPLIT, COUNTED))
+    assert Judge(C).verdict(FIELDS, reply)[0] == []
+    _segment_scores(reply)[1] = "12.345678"
+    problems, _ = Judge(C).verdict(FIELDS, reply)
+    assert len(problems) == 1 and problems[0].segment == 1 and "segment_scores[1] 12.345678" in problems[0].detail
