@@ -41,3 +41,20 @@ def test_a_wrong_segment_score_is_reported_with_its_value():
     _segment_scores(reply)[1] = "12.345678"
     problems, _ = Judge(C).verdict(FIELDS, reply)
     assert len(problems) == 1 and problems[0].segment == 1 and "segment_scores[1] 12.345678" in problems[0].detail
+
+
+def test_word_tokens_no_family_explains_are_the_contracts_own_violation():
+    reply = copy.deepcopy(_answer(*SPLIT, COUNTED))
+    reply.body["result"]["word_tokens"][1]["reference"] = ["zzz"]
+    problems, _ = Judge(C).verdict(FIELDS, reply)
+    assert [(v.family, v.segment) for v in problems] == [("contract-word-tokens", 1)], problems
+    assert problems[0].detail == 'word_tokens[1].reference is ["zzz"], the contract\'s is ["c", "d", "e"]'
+
+
+def test_long_token_lists_are_cut_at_160_characters():
+    from audit.contract.judge import _short
+
+    exactly = ["x" * 156]  # json: ["xxx...x"] = 160 characters
+    assert len(_short(exactly)) == 160 and not _short(exactly).endswith("…")
+    longer = ["x" * 157]
+    assert len(_short(longer)) == 160 and _short(longer).endswith("…") and _short(longer)[:159] == '["' + "x" * 157
