@@ -42,3 +42,14 @@ def test_zeros_is_a_row_of_zero_counts():
     z = SegmentStats.zeros(3)
     assert z == SegmentStats((0, 0, 0), (0, 0, 0), (0, 0, 0))
     assert z + SegmentStats((1, 2, 3), (4, 5, 6), (1, 1, 1)) == SegmentStats((1, 2, 3), (4, 5, 6), (1, 1, 1))
+
+
+def test_segment_stats_are_immutable_values():
+    """Frozen: a row of counts cannot be changed after the fact, and is hashable (equal rows,
+    one key)."""
+    import dataclasses
+
+    s = SegmentStats((1, 2), (3, 4), (1, 1))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.hyp = (0, 0)
+    assert len({s, SegmentStats((1, 2), (3, 4), (1, 1))}) == 1
