@@ -72,7 +72,7 @@ def run_module(name: str, sample: int, seed: int, workers: int, lines: str, time
     decided = count["zapped"] + count["survived"]
     return {"module": name, "mutants": len(results), **count,
             "score": round(100 * count["zapped"] / decided, 1) if decided else None,
-            "survivors": [{"where": f"{os.path.relpath(r['file_path'], ROOT)}:{r['line_number']}",
+            "survivors": [{"id": r["gremlin_id"], "where": f"{os.path.relpath(r['file_path'], ROOT)}:{r['line_number']}",
                            "operator": r["operator"], "description": r["description"]}
                           for r in results if r["status"] == "survived"],
             "undecided": [{"where": f"{os.path.relpath(r['file_path'], ROOT)}:{r['line_number']}",
@@ -112,7 +112,7 @@ def main(argv=None) -> int:
               f"{res['timeout']} timeout, {res['error']} error of {res['mutants']} mutants; "
               f"sample {args.sample}, seed {args.seed})", flush=True)
         for s in res["survivors"]:
-            print(f"  SURVIVED {s['where']}  {s['operator']}: {s['description']}", flush=True)
+            print(f"  SURVIVED {s['where']}  {s['operator']}: {s['description']}  [{s['id']}]", flush=True)
         for s in res["undecided"]:
             print(f"  {s['status'].upper()} {s['where']}  {s['description']}", flush=True)
     if args.json:
