@@ -58,3 +58,14 @@ def test_long_token_lists_are_cut_at_160_characters():
     assert len(_short(exactly)) == 160 and not _short(exactly).endswith("…")
     longer = ["x" * 157]
     assert len(_short(longer)) == 160 and _short(longer).endswith("…") and _short(longer)[:159] == '["' + "x" * 157
+
+
+def test_the_segment_count_message_says_segment_or_segments():
+    for hyps, refs, n, scores, want in (
+            (["a b"], ["a"], 1, ["1.000000", "2.000000"], "segment_scores has 2 items for 1 segment"),
+            (["a b", "c d"], ["a", "c"], 2, ["1.000000"], "segment_scores has 1 item for 2 segments")):
+        reply = copy.deepcopy(_answer(hyps, refs, COUNTED))
+        reply.body["result"]["segment_scores"] = scores
+        fields = dict(FIELDS, hypotheses=hyps, references=refs)
+        problems, _ = Judge(C).verdict(fields, reply)
+        assert [(v.family, v.detail) for v in problems] == [("contract-segment-scores", want)], (n, problems)
