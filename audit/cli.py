@@ -1,16 +1,14 @@
 """The ``chrf-audit`` command line.
 
 Each subcommand lives in ``audit.commands.<name>`` with a ``register(subparsers)`` that adds
-its parser and sets ``func(args) -> int``.  Exit codes (DESIGN.md): 0 no (new) finding,
+its parser and sets ``func(args) -> int``.  Exit codes (docs/ci.md): 0 no (new) finding,
 1 findings, 2 usage, configuration or input error (one line on stderr, no traceback).
 """
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import importlib
-import os
 import re
 import sys
 import textwrap
@@ -95,28 +93,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_hypothesis_home = None
-
-
-def _private_hypothesis_storage() -> None:
-    """Hypothesis caches the constants it mines from source files in ``./.hypothesis``, even
-    with ``database=None``: every run left that directory in the user's current directory.
-    Unless the user chose a place (HYPOTHESIS_STORAGE_DIRECTORY), it goes into a temporary
-    directory removed at exit."""
-    global _hypothesis_home
-    if _hypothesis_home is not None or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        return
-    try:
-        from hypothesis.configuration import set_hypothesis_home_dir
-    except ImportError:  # pragma: no cover - a hypothesis without it: its default applies
-        return
-    from .processes import scratch
-
-    _hypothesis_home = scratch.make("chrf-audit-hypothesis-")  # a killed run's is removed here
-    set_hypothesis_home_dir(_hypothesis_home)
-    atexit.register(scratch.release, _hypothesis_home)
-
-
 def main(argv=None) -> int:
     from .processes import owner as procs
 
@@ -130,12 +106,13 @@ def main(argv=None) -> int:
     guard_std_streams()  # a closed stdout (``>&-``): no file of ours gets its descriptor
     procs.install()  # SIGTERM ends every child process tree and removes temporary directories
     procs.reopen()
-    _private_hypothesis_storage()
     try:
         from .settings import limits
+        from .settings.hypothesis_profiles import private_storage
 
         limits.check_environment()  # CHRF_AUDIT_MAX_*: a bad value is an error, not ignored
-        return int(args.func(args) or 0)
+        with private_storage():  # Hypothesis's one home: no ./.hypothesis in the user's directory
+            return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"chrf-audit: error: {exc}", file=sys.stderr)
         return 2

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
-#: Outcome kinds of one call of an implementation (stable, DESIGN.md).
+#: Outcome kinds of one call of an implementation (stable: the JSON report's ``outcome``).
 OUTCOMES = ("value", "exception", "crash", "timeout", "invalid")
+#: The levels an implementation is audited at, in the order reports list them.
+LEVELS = ("sentence", "corpus")
 
 
 @dataclass
@@ -86,7 +88,7 @@ class Finding:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        # Stable JSON core (DESIGN.md): flatten the minimal repro's headline fields.
+        # Stable JSON core (audit/render/schema.json): flatten the minimal repro's headline fields.
         d["repro"] = self.minimal.inputs
         d["expected"] = self.minimal.expected
         d["expected_fraction"] = self.minimal.expected_fraction

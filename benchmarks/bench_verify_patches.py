@@ -46,12 +46,12 @@ print(json.dumps(out))
 
 def before_findings() -> list[dict]:
     from audit.adapters import resolve
-    from audit.collect.cases import default_cases_dir
+    from audit.settings.options import packaged_cases
     from audit.collect.runner import run_audit
 
     adapters = resolve("nltk")
     try:
-        res = run_audit(adapters, seed=0, max_examples=20, cases_dir=default_cases_dir(), derandomize=True)
+        res = run_audit(adapters, seed=0, max_examples=20, cases_dir=packaged_cases(), derandomize=True)
     finally:
         for a in adapters:
             a.close()

@@ -213,6 +213,13 @@ def serve(app, host: str = "127.0.0.1", port: int = 8000) -> None:
     server.run(sockets=[sock])
 
 
+def missing_modules() -> list[str]:
+    """The modules the service needs that are not installed (the ``service`` extra's)."""
+    import importlib.util
+
+    return [m for m in ("starlette", "uvicorn", "mcp") if importlib.util.find_spec(m) is None]
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--host", default="127.0.0.1")
@@ -220,6 +227,10 @@ def main(argv=None) -> int:
     p.add_argument("--delay-ms", type=float, default=0.0, help="wait this long before answering (a simulated "
                    "network round trip)")
     args = p.parse_args(argv)
+    missing = missing_modules()
+    if missing:  # one line, no traceback
+        print(f"chrf_service: error: needs {', '.join(missing)}: pip install 'chrf-audit[service]'", file=sys.stderr)
+        return 2
     serve(create_app(delay=args.delay_ms / 1000), args.host, args.port)
     return 0
 

@@ -56,24 +56,42 @@ def test_renderers_import_nothing_that_audits(name, path):
 
 
 #: what reading the environment looks like in a renderer's source: it gets these facts as arguments
-ENVIRONMENT_READS = ("environ", "getenv", "get_terminal_size", "isatty", "stdout", "stderr", "open", "Console")
+ENVIRONMENT_READS = ("environ", "getenv", "get_terminal_size", "isatty", "stdout", "stderr", "open", "Console",
+                     # the working directory (os.getcwd, Path.cwd, os.path.abspath) and file reads
+                     "getcwd", "getcwdb", "cwd", "abspath", "read_text", "read_bytes",
+                     # the clock: time.monotonic/perf_counter/..., datetime.now/utcnow/today, date.today
+                     "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns", "time_ns", "process_time",
+                     "localtime", "gmtime", "ctime", "now", "utcnow", "today")
+#: modules a renderer does not import: they read the environment, the terminal or the clock
+ENVIRONMENT_MODULES = ("os", "shutil", "sys", "platform", "rich", "time")
 
 
 def environment_reads(source: str) -> list[str]:
-    """Names and attributes of ``source`` that read the environment, the terminal or files,
-    and imports of the modules that do (os, shutil, sys, platform, rich)."""
+    """Names and attributes of ``source`` that read the environment, the terminal, the clock,
+    the working directory or files, and imports of the modules that do (os, shutil, sys,
+    platform, rich, time)."""
     out = []
     for node in ast.walk(ast.parse(source)):
         name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
         if name in ENVIRONMENT_READS:
             out.append(name)
+        elif isinstance(node, ast.Attribute) and node.attr == "time" and isinstance(node.value, ast.Name) \
+                and node.value.id == "time":
+            out.append("time.time")
         if isinstance(node, ast.Import):
-            out += [a.name for a in node.names if a.name.split(".")[0] in ("os", "shutil", "sys", "platform", "rich")]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in (
-                "os", "shutil", "sys", "platform", "rich"):
+            out += [a.name for a in node.names if a.name.split(".")[0] in ENVIRONMENT_MODULES]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ENVIRONMENT_MODULES:
             out.append(node.module)
             out += [a.name for a in node.names if a.name in ENVIRONMENT_READS]
     return sorted(out)
+
+
+#: reads that a renderer still makes, each with the issue that moves it out.  A test below fails
+#: once the read is gone, so that the allowance goes with it.
+KNOWN_READS = {
+    # build(timestamp=True) stamps "generated_at" itself; issue 34 item 5 moves the clock out
+    "audit.render.json_report": ["now"],
+}
 
 
 @pytest.mark.parametrize("name,path", list(_report_modules()), ids=lambda x: str(x))
@@ -81,7 +99,14 @@ def test_renderers_read_no_environment(name, path):
     """No renderer reads os.environ, the terminal size, stdout or a file: the terminal's width
     and colour and the step summary's path come in as arguments (``audit.files.outputs`` finds
     them out and writes every byte)."""
-    assert environment_reads(path.read_text(encoding="utf-8")) == []
+    assert environment_reads(path.read_text(encoding="utf-8")) == KNOWN_READS.get(name, [])
+
+
+def test_known_reads_are_still_there():
+    """An allowance of KNOWN_READS outlives the read it allows: remove it."""
+    modules = dict(_report_modules())
+    for name, reads in KNOWN_READS.items():
+        assert name in modules and environment_reads(modules[name].read_text(encoding="utf-8")) == reads, name
 
 
 def test_the_environment_scan_catches_what_it_is_for():
@@ -93,6 +118,19 @@ def test_the_environment_scan_catches_what_it_is_for():
         "def f(p):\n    return open(p).read()\n": ["open"],
         "import sys\nsys.stdout.isatty()\n": ["isatty", "stdout", "sys"],
         "def render(doc, width):\n    return {'t': str(width).encode()}\n": [],
+        # issue 34 probe (d): the clock, the working directory and file reads
+        "import time\nstamp = time.time()\n": ["time", "time.time"],
+        "import time\nt = time.monotonic(), time.perf_counter()\n": ["monotonic", "perf_counter", "time"],
+        "from time import perf_counter\n": ["perf_counter", "time"],
+        "from datetime import datetime\nx = datetime.now()\n": ["now"],
+        "import datetime\nx = datetime.datetime.utcnow()\n": ["utcnow"],
+        "from datetime import date\nx = date.today()\n": ["today"],
+        "import os\nhere = os.getcwd()\n": ["getcwd", "os"],
+        "from pathlib import Path\nhere = Path.cwd()\n": ["cwd"],
+        "def f(p):\n    return p.read_text(encoding='utf-8')\n": ["read_text"],
+        "def f(p):\n    return p.read_bytes()\n": ["read_bytes"],
+        "def f(p):\n    with p.open() as fh:\n        return fh.read()\n": ["open"],
+        "from datetime import date\ndef f(d: date):\n    return d.isoformat()\n": [],
     }
     for src, want in planted.items():
         assert environment_reads(src) == sorted(want), src
@@ -106,7 +144,7 @@ def test_the_check_catches_what_it_is_for():
         "from ..upstream.sweeps import sweep\n": ["audit.upstream.sweeps", "audit.upstream.sweeps.sweep"],
         "def f():\n    from ..enrich.verification import _verify\n": [
             "audit.enrich.verification", "audit.enrich.verification._verify"],
-        "import audit.adapters.resolve as r\n": ["audit.adapters.resolve"],
+        "import audit.adapters.resolver as r\n": ["audit.adapters.resolver"],
         "from audit.collect import runner\n": ["audit.collect.runner"],
         "import nltk.translate.chrf_score\n": ["nltk.translate.chrf_score"],
         "from concurrent.futures import ThreadPoolExecutor\n": [

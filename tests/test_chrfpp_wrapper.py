@@ -78,7 +78,7 @@ def test_wrapper_without_script_is_a_startup_error(tmp_path, monkeypatch):
 
 
 @pytest.mark.skipif(not os.path.isfile(os.environ.get("CHRFPP_SCRIPT", "")),
-                    reason="set CHRFPP_SCRIPT to the path of Popovic's chrF++.py")
+                    reason="the GPL chrF++.py script is never shipped: set CHRFPP_SCRIPT to the path of a copy")
 def test_wrapper_around_the_real_script():
     [a] = resolve(external=f"{sys.executable} {WRAPPER}")
     try:

@@ -59,7 +59,7 @@ def _needs(finding) -> str | None:
         if importlib.util.find_spec(module) is None:
             return f"{module} is not installed (an optional extra)"
     if "chrfpp_wrapper.py" in (finding.get("snippet") or "") and not os.path.isfile(os.environ.get("CHRFPP_SCRIPT", "")):
-        return "set CHRFPP_SCRIPT to the path of Popovic's chrF++.py"
+        return "the GPL chrF++.py script is never shipped: set CHRFPP_SCRIPT to the path of a copy"
     return None
 
 

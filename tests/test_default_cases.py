@@ -5,15 +5,16 @@ family order from the clone root, "180 of 180" and another from any other direct
 default ``--cases`` was ``./cases`` or nothing, and only in the clone root is ``./cases``
 chrf-audit's curated cases, whose replayed scores count in the fit.  The default is now
 ``./cases`` when the current directory has one (a project's own), else chrf-audit's
-(``default_cases_dir``), as the pytest plugin and ``validate-patch`` already replayed."""
+(``audit.settings.options.packaged_cases``), as the pytest plugin and ``validate-patch`` already replayed."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from audit.collect.cases import default_cases_dir, load_cases
-from audit.collect.cases_arg import check_cases_arg
+from audit.collect.cases import load_cases
+from audit.commands.cases_arg import check_cases_arg
+from audit.settings.options import packaged_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,7 +30,7 @@ def test_the_clone_root_and_an_empty_directory_replay_the_same_cases(tmp_path, m
     from_root, _ = _replayed(ROOT, monkeypatch)
     from_empty, args = _replayed(tmp_path, monkeypatch)
     assert len(from_root) >= 4 and from_empty == from_root
-    assert args.cases == default_cases_dir() == ROOT / "cases"
+    assert args.cases == packaged_cases() == ROOT / "cases"
 
 
 def test_a_projects_own_cases_replace_chrf_audits(tmp_path, monkeypatch):

@@ -269,7 +269,7 @@ def _lock_wait(ctx):
                                 cwd=ctx.tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         lines: list = []
         threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True).start()
-        _until(lambda: lines, 120)
+        _until(lambda: lines, 900)  # the audit before the lock: 156 s at load 20 (hang guard only)
     finally:
         os.close(fd)
     return f"exit {proc.wait(300)}", "".join(lines)

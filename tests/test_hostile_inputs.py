@@ -66,16 +66,16 @@ def test_validate_patch_and_check_share_the_limits(here, capsys):
 def test_save_cases_may_name_a_directory_to_create(here):
     import argparse
 
-    from audit.collect.cases_arg import check_cases_arg
+    from audit.commands.cases_arg import check_cases_arg
 
     args = argparse.Namespace(cases=Path("new"), save_cases=True)
     check_cases_arg(args)
     assert args.cases == Path("new")
     args = argparse.Namespace(cases=None, save_cases=False)
     check_cases_arg(args)  # the default may be missing: chrf-audit's curated cases then (issue 29, item 14)
-    from audit.collect.cases import default_cases_dir
+    from audit.settings.options import packaged_cases
 
-    assert args.cases == default_cases_dir() and args.save_cases_to == Path("cases")
+    assert args.cases == packaged_cases() and args.save_cases_to == Path("cases")
 
 
 def test_limits_are_configurable(here, capsys, monkeypatch):

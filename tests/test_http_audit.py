@@ -53,6 +53,8 @@ def test_the_reference_service_keeps_every_promise(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "22 of 22 promises kept" in proc.stdout and "example: 82.872637 40260030811255/485806076756 (reproduced)" \
         in proc.stdout
+    # the --http table is as wide as run's (100 columns off a terminal); its heading took 102 (issue 29 item 16)
+    assert max(map(len, proc.stdout.splitlines())) <= 100, max(proc.stdout.splitlines(), key=len)
     doc = json.loads((tmp_path / "a.json").read_text())
     import jsonschema
 
@@ -283,3 +285,29 @@ def test_a_truncating_service_is_a_rounding_finding_only():
     with running("truncated") as url:
         result = audit(url, examples=5)
     assert {f.family for f in result.findings} == {"contract-score-rounding"}
+
+
+def test_the_example_service_without_starlette_is_one_line_not_a_traceback():
+    """``examples/chrf_service.py`` without the service extra tracebacked (issue 29 item 16)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "chrf_service.py"
+    code = ("import runpy, sys; sys.modules['starlette'] = None; sys.argv = ['chrf_service.py', '--port', '0']; "
+            f"runpy.run_path({str(example)!r}, run_name='__main__')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == ["chrf_service: error: needs starlette: pip install 'chrf-audit[service]'"]
+
+
+def test_the_contract_table_wraps_within_the_width():
+    """Every line of the --http table within the width: the heading, the example and the document
+    lines were not clipped (102 columns measured); a long line wraps at spaces, nothing is lost."""
+    from audit.render.contract_table import terminal_lines
+
+    name = "chrf-plus-plus-compute-with-a-very-long-name@1.0.0"
+    table = {"contract": name, "promises": [{"status": "kept", "family": "score", "promise": "p"}] * 3}
+    lines = terminal_lines("an implementation with a long name " * 2, table, 100)
+    assert max(map(len, lines)) <= 100
+    assert name in " ".join(lines) and "3 of 3 promises kept" in " ".join(lines)

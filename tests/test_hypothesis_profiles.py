@@ -225,6 +225,26 @@ def test_without_the_private_home_hypothesis_would_write_there(tmp_path):
     assert (tmp_path / ".hypothesis").is_dir()
 
 
+def test_one_owner_of_hypothesis_home():
+    """Two mechanisms owned Hypothesis's home (the CLI's own temporary home for the whole process,
+    and ``private_storage`` around every audit): one is left, and every entry point goes through it."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "audit"
+    owners = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "attr", None) or getattr(node, "id", None) or getattr(node, "name", None)
+            if name in ("set_hypothesis_home_dir", "__hypothesis_home_directory"):
+                owners.append(path.relative_to(root).as_posix())
+            elif isinstance(node, ast.Constant) and node.value in ("__hypothesis_home_directory",
+                                                                   "HYPOTHESIS_STORAGE_DIRECTORY"):
+                owners.append(path.relative_to(root).as_posix())
+    assert set(owners) == {"settings/hypothesis_profiles.py", "settings/hypothesis_hooks.py"}  # the hooks: its reads
+    users = {p.relative_to(root).as_posix() for p in root.rglob("*.py") if "private_storage()" in p.read_text()}
+    assert users >= {"cli.py", "collect/runner.py", "collect/parallel.py"}
+
+
 # ------------------------------------------------------------------------------- the CLI
 
 
@@ -315,9 +335,13 @@ def test_an_unknown_profile_on_the_command_line_is_exit_2(command, tmp_path):
 
 def test_the_cli_seed_changes_the_inputs_and_repeats_them(tmp_path):
     """``--seed`` of run and check: the largest divergence met depends on the inputs drawn;
-    the same seed gives the same report, run and check agree."""
+    the same seed gives the same report, run and check agree.  No curated cases: they are
+    replayed before the search whatever the seed, and the built-in ones hold hyp "c" ref "c",
+    whose difference (-83.33) no drawn input can exceed for this family, so with them the
+    largest would be the same at every seed."""
+    (tmp_path / "no-cases").mkdir()
     impl = ["--impl", f"{PLANTED}.sentence", "--beta", "2", "--scale", "100", "--max-examples", "30",
-            "--jobs", "1", "--quiet"]
+            "--jobs", "1", "--quiet", "--cases", "no-cases"]
 
     def largest(command, seed, name):
         path = tmp_path / f"{name}.json"
@@ -342,7 +366,7 @@ def test_first_use_inside_a_users_settings_test_does_not_warn(tmp_path):
         warnings.simplefilter("error")
         from hypothesis import given, settings, strategies as st
 
-        @settings(max_examples=1, database=None)
+        @settings(max_examples=1, database=None, deadline=None)  # the first import, on a loaded machine
         @given(st.none())
         def test(x):
             from audit.settings import hypothesis_profiles as HP

@@ -134,6 +134,8 @@ def test_impact_ok_path_table_and_json(corpus, tmp_path, monkeypatch, capsys):
     text = capsys.readouterr().out
     for name in ("good.txt", "mid.txt", "bad.txt", "reference [95% CI]", "stub"):
         assert name in text
+    # run's and check's width (100 columns off a terminal), not 160 (issue 29 item 16)
+    assert max(len(line) for line in text.splitlines()) <= 100
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["schema_version"] == 1 and data["kind"] == "impact"
     assert data["implementation"] == "stub" and data["segments"] == 40
@@ -376,4 +378,4 @@ def test_run_impact_flags_are_validated(tmp_path, monkeypatch, capsys):
     assert cli.main(["run", "--impl", "nltk", "--impact-data", str(tmp_path)]) == 2
     assert "no reference.txt" in capsys.readouterr().err
     assert cli.main(["run", "--impl", "nltk", "--impact-data", str(tmp_path), "--impact-systems", "1"]) == 2
-    assert "--impact-systems must be >= 2" in capsys.readouterr().err
+    assert "--impact-systems must be an integer >= 2, got 1" in capsys.readouterr().err

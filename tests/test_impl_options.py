@@ -155,3 +155,18 @@ def test_callable_version_comes_from_the_distribution_that_owns_the_module(singl
     [b] = resolve("singleref_lib:sentence", isolate=False)  # a file in the working directory: no distribution
     assert b.version is None and "|unknown|" in b.signature
     b.close()
+
+
+@pytest.mark.parametrize("given, message", [
+    (dict(mcp="http://127.0.0.1:9/"), "--mcp URL and --tool NAME@VERSION go together"),
+    (dict(tool="chrf-plus-plus-compute@1.0.0"), "--mcp URL and --tool NAME@VERSION go together"),
+    (dict(mcp="http://127.0.0.1:9/", tool="t@1", http="http://127.0.0.1:9/", contract="auto"),
+     "--http and --mcp: one service at a time"),
+    (dict(mcp="http://127.0.0.1:9/", tool="t@1", max_refs=1), "--max-refs: an --mcp tool takes"),
+    (dict(mcp="http://127.0.0.1:9/", tool="t@1", overrides={"beta": 3}), r"claim flags \(beta\) do not apply"),
+])
+def test_the_mcp_kind_checks_its_options_before_anything_starts(given, message):
+    """The MCP adapter is one kind of resolve() (audit.adapters.kinds): its options' combinations
+    are refused in one line, before a connection is tried (port 9 would refuse it)."""
+    with pytest.raises(AdapterError, match=message):
+        resolve(None, **given)

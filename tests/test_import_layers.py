@@ -166,6 +166,16 @@ def test_the_checks_catch_what_they_are_for(tmp_path):
     (pkg / "diagnose" / "models.py").write_text("def predict(): pass\n")
     g = graph(modules(pkg))
     assert cycles(g) == [] and upward(g) == []
+    # issue 34 probe (h): an upward import through import_module / __import__ with a literal
+    for src in ("import importlib\ndef g():\n    return importlib.import_module('audit.collect.search')\n",
+                "from importlib import import_module\nsearch = import_module('..collect.search', __package__)\n",
+                "import importlib\nsearch = importlib.import_module('.search', package='audit.collect')\n",
+                "def g():\n    return __import__('audit.collect.search')\n"):
+        (pkg / "diagnose" / "models.py").write_text(src)
+        assert upward(graph(modules(pkg))) == ["audit.diagnose.models -> audit.collect.search"], src
+    # a name computed at run time is not a literal: nothing to resolve
+    (pkg / "diagnose" / "models.py").write_text("import importlib\ndef g(n):\n    return importlib.import_module(n)\n")
+    assert upward(graph(modules(pkg))) == []
 
 
 #: the size a module of audit/ stays under: past it, a module holds more than one idea

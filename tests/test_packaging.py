@@ -98,7 +98,7 @@ def test_plugin_finds_the_cases_after_a_plain_install(wheel, tmp_path):
     py = env_dir / "bin" / "python"
     subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps",
                     "--no-index", str(wheel)], check=True, capture_output=True)
-    code = "from audit.collect.cases import default_cases_dir; print(default_cases_dir())"
+    code = "from audit.settings.options import packaged_cases; print(packaged_cases())"
     found = subprocess.run([str(py), "-c", code], check=True, capture_output=True, text=True,
                            cwd=tmp_path).stdout.strip()
     assert Path(found) == env_dir / "share" / "chrf-audit" / "cases"

@@ -18,11 +18,17 @@ from audit.collect import fitting
 from audit.collect.unit import UnitAudit
 from audit.diagnose import deviations, judge
 from audit.diagnose.fitted import FittedModel
-from audit.diagnose.models import predicted_output
+from audit.diagnose.models import output, predict
 from audit.diagnose.variants import ScoreVariant, TextVariant
 from reference_impl import ChrfParams
 
 PACKAGE = "tests.planted_adversarial"
+
+
+def predicted_output(segments, params, level: str, variant, scale: int = 100) -> float:
+    """The number a variant's implementation returns on ``segments`` (output deviations applied;
+    main removed it from ``audit.diagnose.models`` as unused there)."""
+    return output(predict(segments, params, level, variant), variant[1], scale)
 
 
 def _adapter(module: str, package: str = PACKAGE, isolate: bool = False):

@@ -145,3 +145,12 @@ def test_readme_impact_data_command(tmp_path):
     [command] = SLOW
     proc = Runner(work, tmp_path).run(command)
     assert proc.returncode == 1 and (work / "reports" / "wmt17" / "nltk.md").is_file(), proc.stderr[-3000:]
+
+
+def test_ci_runs_exactly_the_readmes_test_command_with_durations():
+    """CI (``.ci/run``) runs the README's test command as written, and that command prints
+    the 25 slowest tests (issue 29 item 17: CI must show where its time goes)."""
+    [line] = [c for c in README.read_text(encoding="utf-8").splitlines() if c.startswith("python3 -m venv") and "-m pytest" in c]
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert ci == line, (ci, line)
+    assert line.split("-m pytest", 1)[1].split() == ["-q", "--durations=25"]

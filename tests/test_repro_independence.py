@@ -8,6 +8,7 @@ empty cases directory, gives all its known bugs.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -81,3 +82,48 @@ def test_torchmetrics_known_bugs_without_cases():
                          ("unmatched-segment-reference-dropped", "corpus"),
                          ("float32-arithmetic", "sentence"), ("float32-arithmetic", "corpus")}, \
             (summary.implementation, sorted(found))
+
+
+def test_the_passes_draw_the_same_with_and_without_the_curated_cases(tmp_path, monkeypatch):
+    """Every search pass gets the same seed, and the claimed-parameter pass draws the same
+    inputs, whether the curated cases were replayed first or not (issue 34 probe c).  The
+    findings test above cannot see this: every repro it compares comes from the reducer,
+    which is seeded on its own, so pass seeds that depended on how many cases were replayed
+    left it green."""
+    from audit.adapters import resolve
+    from audit.collect import unit
+
+    real = unit.generate
+
+    def audit(cases_dir):
+        seeds, drawn = {}, []
+
+        def spy(p, found, *, seed, **kw):
+            seeds[p.name] = seed
+            if p.name == "claimed":
+                examine = p.examine
+
+                def recording(inputs, changes):
+                    drawn.append(repr(inputs))
+                    return examine(inputs, changes)
+                p = dataclasses.replace(p, examine=recording)
+            return real(p, found, seed=seed, **kw)
+
+        monkeypatch.setattr(unit, "generate", spy)
+        adapters = resolve("nltk", isolate=False)
+        try:
+            unit.audit_level(adapters[0], "sentence", seed=0, max_examples=20, cases_dir=cases_dir)
+        finally:
+            for a in adapters:
+                a.close()
+        return seeds, drawn
+
+    (tmp_path / "empty").mkdir()
+    with_cases, without = audit(ROOT / "cases"), audit(tmp_path / "empty")
+    assert any(c.get("level", "sentence") == "sentence" for _, c in unit.load_cases(ROOT / "cases")), \
+        "the curated cases replay nothing at this level: the comparison would be vacuous"
+    seeds_with, seeds_without = with_cases[0], without[0]
+    assert "claimed" in seeds_with and "claimed" in seeds_without
+    common = seeds_with.keys() & seeds_without.keys()
+    assert {n: seeds_with[n] for n in common} == {n: seeds_without[n] for n in common}
+    assert with_cases[1] and with_cases[1] == without[1]

@@ -45,7 +45,7 @@ def test_one_issue_per_root_cause_with_the_scripts_command_line():
 
 
 @pytest.mark.skipif(not os.path.isfile(os.environ.get("CHRFPP_SCRIPT", "")),
-                    reason="set CHRFPP_SCRIPT to the path of Popovic's chrF++.py (GPL, never shipped)")
+                    reason="the GPL chrF++.py script is never shipped: set CHRFPP_SCRIPT to the path of a copy")
 def test_the_command_line_repros_do_what_they_say(tmp_path):
     exc, order = _findings()
     facts = issue_facts("chrF++.py", "exception", [exc], version="sha256:x", others=[exc, order])

@@ -134,7 +134,6 @@ def test_moses_statistic_as_a_callable_is_found_uncalibrated_and_self_significan
 # --------------------------------------------------------------------------- sacreBLEU
 
 
-@pytest.mark.skipif(int(np.__version__.split(".")[0]) < 2, reason="float32 scalars under NEP 50")
 def test_sacrebleu_ci_crashes_on_a_zero_resample_and_the_repro_reproduces_it():
     res = [r for r in check_edges(builtin.SacrebleuCI(), FAST) if r.is_finding]
     first = res[0]

@@ -100,3 +100,17 @@ def test_elide_and_repro_cell():
     assert len(cell) == 40 and cell.startswith('hyp "xx') and cell.endswith('yy"') and " ref " in cell
     corpus = repro_cell({"hypotheses": ["a"] * 30, "references": [["b"]] * 30}, 30)
     assert len(corpus) == 30 and corpus.startswith("30 seg:") and corpus.endswith('"b"')
+
+
+def test_the_corpus_repro_notation_has_a_key():
+    """``N seg: "h"→"r1"/"r2"; ...`` had no key (issue 29 item 16): under a table that shows one,
+    the key says what → , / and ; mean; a table of sentence repros alone needs none."""
+    from audit.render._text import REPRO_KEY
+
+    text = _render(100)
+    assert " seg: " in text and " ".join(text.split()).count(" ".join(REPRO_KEY.split())) == 1
+    sentence_only = AuditResult(adapters=[AdapterSummary(
+        implementation=CALLABLE, version="1", claims={}, signature="", examples=1,
+        findings=[_finding(CALLABLE, "exception", "sentence", {"hypothesis": "", "references": [""]}, 0.0, None,
+                           "exception")])], seed=0, max_examples=100, tolerance=1e-9)
+    assert "repro key" not in terminal_text(sentence_only, 100)

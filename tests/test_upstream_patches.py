@@ -86,14 +86,14 @@ def test_verification_budget_reaches_the_families():
     """The budget of the after audit (packaged cases, then 20 derandomized examples per
     level) finds every nltk family on the unpatched nltk, and none on sacreBLEU."""
     from audit.adapters import resolve
-    from audit.collect.cases import default_cases_dir
+    from audit.settings.options import packaged_cases
     from audit.patches import VERIFY_EXAMPLES
     from audit.collect.runner import run_audit
 
     for name, want in (("nltk", set(FAMILIES)), ("sacrebleu", set())):
         adapters = resolve(name)
         try:
-            res = run_audit(adapters, seed=0, max_examples=VERIFY_EXAMPLES, cases_dir=default_cases_dir(),
+            res = run_audit(adapters, seed=0, max_examples=VERIFY_EXAMPLES, cases_dir=packaged_cases(),
                             derandomize=True)
         finally:
             for a in adapters:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from audit.adapters import AdapterError, Claims, resolve
-from audit.adapters.resolve import builtin_names
+from audit.adapters.kinds import builtin_names
 from audit.settings import options
 from audit.upstream import registry
 from audit.upstream.library import BuiltinAdapter, Upstream

@@ -133,7 +133,7 @@ def test_what_is_audited_in_each_release():
 @pytest.mark.parametrize("args,message", [
     (["nltk", "3.10..3.5"], "lower bound is above"),
     (["chrf-x", "1.0"], "not a built-in upstream"),
-    (["nltk", "all", "--jobs", "0"], "--jobs must be >= 1"),
+    (["nltk", "all", "--jobs", "0"], "--jobs must be an integer >= 1, got 0"),
     (["nltk", "all", "--python", "/nonexistent/python"], "--python /nonexistent/python: not a Python interpreter"),
     (["nltk", "all", "--max-refs", "1"], "--max-refs describes"),
 ])

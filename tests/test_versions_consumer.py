@@ -84,12 +84,12 @@ def test_issue_and_report_say_regression_since(tmp_path):
     from tests.fixtures.report_examples import example_result
 
     res = example_result(sacrebleu=False)
-    write_reports(enrich(res, versions={"nltk": {**result(), "_source": "reports/versions-nltk.json"}}), tmp_path)
+    write_reports(enrich(res, versions={"nltk": {**result(), "_source": "reports/versions/nltk.json"}}), tmp_path)
     ws = (tmp_path / "issues" / "nltk" / f"{WS}.md").read_text()
     assert ws.splitlines()[0] == ("# nltk sentence_chrf: chrF with ignore_whitespace=True scores U+001C..U+001F as "
                                   "characters (regression since 3.10.4)")
     assert ("**Regression since 3.10.4 (3.10.3 correct):** audited release by release, 3.10.3 does not show it and "
-            "3.10.4 is the first release that does (versions result: `reports/versions-nltk.json`).") in ws
+            "3.10.4 is the first release that does (versions result: `reports/versions/nltk.json`).") in ws
     div = (tmp_path / "issues" / "nltk" / f"{DIV}.md").read_text()
     assert "Regression" not in div and "regression" not in div.splitlines()[0]
     assert "**Regression since 3.10.4** (3.10.3 correct)." in (tmp_path / "nltk.md").read_text()

@@ -15,7 +15,7 @@ import importlib
 _WHERE = {
     "CLAIM_FIELDS": "base", "OUTCOME_KINDS": "base", "PARAM_FIELDS": "base", "Adapter": "base",
     "AdapterError": "base", "Claims": "base", "Outcome": "base", "SourceLocation": "base", "Support": "base",
-    "ExternalAdapter": "external", "PythonAdapter": "pyimpl", "resolve": "resolve",
+    "ExternalAdapter": "external", "PythonAdapter": "pyimpl", "resolve": "resolver",
 }
 
 __all__ = [

@@ -9,21 +9,13 @@ from typing import Optional
 from ..files import jsontext
 from ..findings import AuditResult
 from ..files.textfiles import read_json
+from ..settings import options
 
 
-def default_cases_dir() -> Optional[Path]:
-    """chrf-audit's own curated cases: the source checkout's ``cases/`` (an editable install),
-    else the copy a wheel installs under ``<prefix>/share/chrf-audit/cases``."""
-    import sys
-    import sysconfig
-
-    here = Path(__file__).resolve().parents[2] / "cases"
-    candidates = [here, Path(sysconfig.get_path("data")) / "share" / "chrf-audit" / "cases",
-                  Path(sys.prefix) / "share" / "chrf-audit" / "cases"]
-    return next((p for p in candidates if p.is_dir() and any(p.glob("*.json"))), None)
-
-def load_cases(cases_dir: Optional[Path]) -> list[tuple[str, dict]]:
-    """Curated regression cases: JSON files holding one case or a list of cases."""
+def load_cases(cases_dir) -> list[tuple[str, dict]]:
+    """Curated regression cases: JSON files holding one case or a list of cases (``cases_dir``:
+    a directory, None for none, or the option table's ``DEFAULT_CASES``)."""
+    cases_dir = options.replayed(cases_dir)
     if cases_dir is None or not Path(cases_dir).is_dir():
         return []
     out = []

@@ -45,7 +45,7 @@ def _child_unit(spec: dict, claims, level: str, options: dict):
 def _narrowed(call: dict, name: str) -> dict:
     """The built-ins of ``call`` that share a worker with ``name`` (nltk, or the sacreBLEU
     ones): a pool process then starts only the worker its units need."""
-    from ..adapters.resolve import builtin_names
+    from ..adapters.kinds import builtin_names
     from ..upstream import registry
 
     impl = call.get("impl")

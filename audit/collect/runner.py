@@ -26,7 +26,7 @@ __all__ = ["run_audit"]
 
 def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Optional[int] = None,
               tolerance: float = options.default("tolerance"),
-              cases_dir: Optional[Path] = Path("cases"), save_cases: Union[bool, Path] = False, derandomize: bool = False,
+              cases_dir: Optional[Path] = options.default("cases"), save_cases: Union[bool, Path] = False, derandomize: bool = False,
               progress: Optional[Callable[[Progress], None]] = None,
               on_summary: Optional[Callable[[AdapterSummary], None]] = None, jobs: int = 1,
               hypothesis_profile: Optional[str] = None) -> AuditResult:
@@ -44,9 +44,10 @@ def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Op
     ``audit.settings.hypothesis_profiles``); ``max_examples=None`` takes that profile's budget.  No
     ``./.hypothesis`` is left in the current directory.
 
-    ``save_cases``: True saves each finding's minimal repro into ``cases_dir``; a directory,
-    into that directory (the CLI replays chrf-audit's curated cases by default but saves
-    into ``./cases``).
+    ``cases_dir``: the regression cases replayed first (default: the option table's,
+    ``./cases`` when it exists, else chrf-audit's curated cases; None: none).  ``save_cases``:
+    True saves each finding's minimal repro into ``cases_dir``; a directory, into that
+    directory (the CLI saves into ``./cases``).
     """
     profile = resolve_profile(hypothesis_profile)
     if max_examples is None:
@@ -54,6 +55,7 @@ def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Op
 
         max_examples = profile.max_examples
         limits.check_examples(max_examples, f"max_examples of the Hypothesis profile {profile.name!r}")
+    cases_dir = options.replayed(cases_dir)
     result = AuditResult(seed=seed, max_examples=max_examples, tolerance=tolerance)
     unit_options = dict(seed=seed, max_examples=max_examples, tolerance=tolerance, cases_dir=cases_dir, profile=profile)
     with private_storage():

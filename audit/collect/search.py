@@ -13,7 +13,7 @@ budget instead of more copies of the first.
 from its recorded examples (in an in-memory database, under the secondary key, so that
 Hypothesis shrinks them instead of taking them as already minimal), in which only that key
 fails.  Hypothesis gives up shrinking after ``MAX_SHRINKING_SECONDS`` of wall-clock time,
-and draws constants mined from whatever local modules are imported: ``no_wall_clock`` lifts
+and draws constants mined from whatever local modules are imported: ``no_wall_clock`` (``audit.settings.hypothesis_hooks``) lifts
 the one and pins the other for the runs made here, so the repro is the same on a machine
 twenty times slower and in any process (shrinking stays bounded by Hypothesis's count of
 successful shrinks).  Both phases' settings: ``audit.settings.hypothesis_profiles`` (what users
@@ -25,15 +25,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
-from hypothesis import Phase, given, seed as hseed, settings, target
+from hypothesis import Phase, given, seed as hseed, target
 
 from .checker import Checker, Observation
 from ..adapters import faults
+from ..settings.hypothesis_hooks import choices_to_bytes, current_choices, no_wall_clock, use_database
 from ..settings.hypothesis_profiles import HealthCheckFailed, SearchProfile, forced_settings
 
 try:  # Python 3.11+
@@ -105,39 +105,6 @@ def derived_seed(seed: int, *parts) -> int:
 
 
 @contextlib.contextmanager
-def no_wall_clock():
-    """Make the Hypothesis runs inside depend on the seed and the budget alone.
-
-    * Hypothesis stops shrinking after ``MAX_SHRINKING_SECONDS`` (5 minutes) of wall-clock
-      time: lifted.
-    * Hypothesis mixes into generation constants it mines from the "local" modules loaded in
-      ``sys.modules`` (``providers._get_local_constants``), so the inputs drawn for one seed
-      changed with what the process had imported (the CLI imports the renderers, a pool
-      process does not) and with where the package is installed: pinned to none.
-    """
-    from hypothesis.internal.conjecture import engine, providers
-
-    old_seconds = getattr(engine, "MAX_SHRINKING_SECONDS", None)
-    old_constants = getattr(providers, "_get_local_constants", None)
-    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    engine.MAX_SHRINKING_SECONDS = math.inf
-    if old_constants is not None:
-        none = providers.Constants()
-        providers._get_local_constants = lambda: none
-    if cache is not None:
-        cache.clear()  # it holds the local constants computed before
-    try:
-        yield
-    finally:
-        if old_seconds is not None:
-            engine.MAX_SHRINKING_SECONDS = old_seconds
-        if old_constants is not None:
-            providers._get_local_constants = old_constants
-        if cache is not None:
-            cache.clear()
-
-
-@contextlib.contextmanager
 def _health_checks(p: "Pass"):
     """A failed health check ends the audit with one line naming it (a UsageError, exit 2)."""
     from hypothesis.errors import FailedHealthCheck
@@ -153,12 +120,6 @@ def _health_checks(p: "Pass"):
             f"Hypothesis health check {name.group(1) if name else '?'} failed in the {p.name!r} search: "
             f"{first} (suppress it with suppress_health_check in the Hypothesis profile, "
             f"see docs/hypothesis.md)") from None
-
-
-def _current_choices() -> tuple:
-    from hypothesis.control import current_build_context
-
-    return tuple(current_build_context().data.choices)
 
 
 def record(found: dict, obs: Observation, origin: str = "search", choices=None, pass_name: str = "") -> None:
@@ -248,7 +209,7 @@ def generate(p: Pass, found: dict, *, seed: int, tick: Callable[[], None], confi
         if obs.key:
             obs.changes = changes
             obs.replay_case = inputs
-            record(found, obs, choices=_current_choices(), pass_name=p.name)
+            record(found, obs, choices=current_choices(), pass_name=p.name)
             if obs.variant is not None and obs.key not in confirmed and not obs.changes:
                 confirmed[obs.key] = obs.variant
 
@@ -262,7 +223,7 @@ def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], No
     Returns (minimal observation or None when no recorded example fails again, flaky).
     It is one shrink run of the fault budget (``audit.adapters.faults``): a skipped call never
     fails; a hang of a derived limit does, confirmed before it is returned (``reported``)."""
-    from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+    from hypothesis.database import InMemoryExampleDatabase
     from hypothesis.errors import FlakyFailure
 
     db = InMemoryExampleDatabase()
@@ -281,9 +242,7 @@ def shrink(p: Pass, key: tuple, seeds: list, *, seed: int, tick: Callable[[], No
             raise Divergence(obs)
 
     probe = hseed(seed)(probe)
-    # @seed turns the database off; this run needs it (the recorded examples live there).
-    probe._hypothesis_internal_use_settings = settings(probe._hypothesis_internal_use_settings, database=db)
-    probe._hypothesis_internal_database_key = _DB_KEY  # what hypothesis.find() sets too
+    probe = use_database(probe, db, _DB_KEY)  # @seed turns the database off; the recorded examples live there
     with no_wall_clock(), faults.shrinking():
         try:
             probe()
@@ -361,9 +320,6 @@ def strategies(adapter):
     return sentence, corpus, swarm
 
 
-_strategies = strategies  # the pre-split name
-
-
 def metamorphic_examiner(checker: Checker, relation):
     """Observations for a metamorphic relation; a violation whose inputs a bug model
     explains is left to the differential search."""
@@ -395,6 +351,3 @@ def metamorphic_examiner(checker: Checker, relation):
         return obs
 
     return examine
-
-
-_metamorphic_examiner = metamorphic_examiner  # the pre-split name

@@ -32,7 +32,7 @@ from .checker import Checker
 from ..diagnose.conformance import align_claimed, level_conformance
 from ..diagnose.families import FAMILIES
 from ..diagnose.reduce import segments_of
-from ..findings import AdapterSummary, Finding
+from ..findings import LEVELS, AdapterSummary, Finding
 from ..settings import options as settings
 from ..settings.hypothesis_profiles import SearchProfile
 from ..settings.hypothesis_profiles import resolve as resolve_profile
@@ -43,7 +43,6 @@ from .search import (
 
 __all__ = ["audit_adapter", "audit_level", "UnitAudit", "LevelAudit", "levels_of", "summarize", "finish_summary"]
 
-LEVELS = ("sentence", "corpus")
 #: Families after which the metamorphic relations are not run at that level: two calls on one
 #: input disagree (no relation can be judged), or calls hang or kill the process.
 _NO_METAMORPHIC = {("nondeterminism",), ("timeout",), ("crash",)}
@@ -258,7 +257,7 @@ class UnitAudit:
 
 def audit_level(adapter, level: str, *, seed: int = settings.default("seed"), max_examples: int = settings.BUDGET,
                 tolerance: float = settings.default("tolerance"),
-                cases_dir: Optional[Path] = Path("cases"),
+                cases_dir: Optional[Path] = settings.DEFAULT_CASES,
                 progress: Optional[Callable[[Progress], None]] = None,
                 profile: Optional[SearchProfile] = None) -> LevelAudit:
     """Audit one implementation at one level (a unit: independent of every other unit).
@@ -312,7 +311,7 @@ def finish_summary(adapter, summary: AdapterSummary, options: dict) -> None:
 
 def audit_adapter(adapter, *, seed: int = settings.default("seed"), max_examples: int = settings.BUDGET,
                   tolerance: float = settings.default("tolerance"),
-                  cases_dir: Optional[Path] = Path("cases"), derandomize: bool = False,
+                  cases_dir: Optional[Path] = settings.DEFAULT_CASES, derandomize: bool = False,
                   progress: Optional[Callable[[Progress], None]] = None,
                   profile: Optional[SearchProfile] = None) -> AdapterSummary:
     """Audit one implementation, its levels one after the other in this process."""

@@ -23,65 +23,45 @@ from ..settings import options
 from ..errors import UsageError
 from ..files.outputs import check_file, check_report_outputs, to_stdout
 from .progress import Phases
-from .run import (add_claim_flags, add_impl_flags, add_output_flags, add_search_flags, check_output_names,
-                  close_all, enrich_result, execute, resolve_adapters, validate_search_args, write_outputs)
-
-_CLAIM_ATTRS = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition", "scale")
+from .run import (check_output_names, close_all, enrich_result, execute, implementation_given, resolve_adapters,
+                  validate_search_args, write_outputs)
 
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="CI gate: audit the configured implementations, fail on findings not in the baseline",
                        description=__doc__)
-    g = p.add_argument_group("gate")
-    g.add_argument("--config", type=Path, metavar="FILE",
-                   help="TOML file with a [tool.chrf-audit] table (default ./pyproject.toml)")
-    options.add_argument(g, "baseline")
-    options.add_argument(g, "strict")
-    g.add_argument("--update-baseline", action="store_true",
-                   help="write the current findings into the baseline (keeps reasons and expiry dates), exit 0")
-    g.add_argument("--today", metavar="YYYY-MM-DD", help="date against which expiry is judged (default: today)")
-    add_impl_flags(p)
-    add_claim_flags(p)
-    add_search_flags(p)
-    add_output_flags(p)
+    options.add_arguments(p, "check")
     # None = "not given on the command line": the configuration, then the default, applies.
-    p.set_defaults(func=check, seed=None, max_examples=None, tolerance=None, cases=None, timeout=None,
-                   hypothesis_profile=None)
+    p.set_defaults(func=check, **{o.attr: None for o in options.on(options.CONFIG)})
 
 
 def _merge(args, cfg: _config.Config) -> None:
-    """Fill every flag not given on the command line from the configuration or the default."""
-    def pick(name, default):
-        if getattr(args, name, None) is None:
-            value = getattr(cfg, name)
-            setattr(args, name, default if value is None else value)
-
-    for name in ("seed", "max_examples", "hypothesis_profile", "tolerance", "timeout", "strict",
-                 "json", "markdown", "junit", "reports_dir"):
-        pick(name, options.default(name))  # max_examples None: the Hypothesis profile's
-    pick("cases", Path("cases") if cfg.path is None else cfg.path.parent / "cases")
+    """Fill every flag not given on the command line from the configuration or the default;
+    the replayed cases' default is worked out beside the configuration (``cases_base``)."""
+    args.cases_base = cfg.path.parent if cfg.path is not None else Path(".")
+    for o in options.on(options.CONFIG):
+        if getattr(args, o.attr, None) is None:
+            value = getattr(cfg, o.name)
+            setattr(args, o.attr, o.default if value is None else value)  # max_examples None: the profile's
     if args.baseline is None:
-        args.baseline = cfg.baseline or (cfg.path.parent if cfg.path else Path(".")) / _config.DEFAULT_BASELINE
+        args.baseline = args.cases_base / _config.DEFAULT_BASELINE
     args.derandomize = True
 
 
 def _plans(args, cfg: _config.Config) -> list[argparse.Namespace]:
-    """One namespace per implementation entry, in the shape resolve_adapters reads."""
-    if args.impl or args.corpus_impl or args.external or args.http or not cfg.implementations:
+    """One namespace per implementation entry, in the shape resolve_adapters reads: what the
+    command line gives wins over the entry (a timeout only when given there: the
+    configuration's own fills it otherwise)."""
+    if implementation_given(args) or not cfg.implementations:
         return [args]
     plans = []
     for entry in cfg.implementations:
         ns = argparse.Namespace(**vars(args))
-        ns.impl, ns.corpus_impl, ns.external = entry.impl, entry.corpus_impl, entry.external
-        ns.http, ns.contract = entry.http, entry.contract
-        ns.max_requests = args.max_requests if args.max_requests is not None else entry.max_requests
-        ns.max_refs = args.max_refs if args.max_refs is not None else entry.max_refs
-        ns.name = args.name if args.name is not None else entry.name
-        ns.accepts = getattr(args, "accepts", None) or entry.accepts
-        ns.timeout = args.timeout if args.timeout_given or entry.timeout is None else entry.timeout
-        for attr in _CLAIM_ATTRS:  # the command line wins over the entry
-            if getattr(args, attr, None) is None and attr in entry.claims:
-                setattr(ns, attr, entry.claims[attr])
+        for o in options.on(options.ENTRY):
+            value = entry.claims.get(o.name) if o.name in options.CLAIMS else getattr(entry, o.name)
+            given = args.timeout_given if o.name == "timeout" else getattr(args, o.attr, None) is not None
+            if value is not None and not given:
+                setattr(ns, o.attr, value)
         plans.append(ns)
     return plans
 
@@ -105,11 +85,7 @@ def _resolve_all(args, cfg) -> list:
 
 
 def _today(args) -> _dt.date:
-    if args.today:
-        from ..gate.baseline import parse_date
-
-        return parse_date(args.today, "--today")
-    return _dt.date.today()
+    return _dt.date.fromisoformat(args.today) if args.today else _dt.date.today()  # checked by the table
 
 
 def _plural(n: int, word: str) -> str:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..files import jsontext
 from ..errors import UsageError
 from ..files.outputs import atomic_write, check_file, stdout_last
+from ..adapters.kinds import named
+from ..settings import options
 from .progress import impact_progress
-from .run import add_impl_flags, custom_flags
+from .run import claim_overrides, implementation_options
 
 HELP = "compare system scores, rankings and significance calls: reference vs an implementation"
 
@@ -43,45 +44,18 @@ def register(subparsers) -> None:
         "impact", help=HELP, description=DESCRIPTION
     )
     p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system output file(s)")
-    p.add_argument("--ref", action="append", required=True, metavar="REF",
-                   help="reference file (repeat for several references per segment)")
-    add_impl_flags(p, timeout=600.0, title="implementation to compare (default nltk; the same options as run)")
-    g = p.add_argument_group("reference parameters (default: what the implementation claims)")
-    g.add_argument("--char-order", type=int, default=None, metavar="N")
-    g.add_argument("--word-order", type=int, default=None, metavar="N")
-    g.add_argument("--beta", type=float, default=None, metavar="B")
-    g.add_argument("--lowercase", action="store_true", default=None)
-    g.add_argument("--whitespace", action="store_true", default=None,
-                   help="keep whitespace in character n-grams")
-    g.add_argument("--definition", default=None, metavar="D",
-                   help="sacrebleu, sacrebleu-eps or chrfpp")
-    s = p.add_argument_group("statistics")
-    s.add_argument("--resamples", type=int, default=1000,
-                   help="bootstrap resamples and permutation trials (default 1000)")
-    s.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level; CIs are 1-alpha (default 0.05)")
-    s.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    s.add_argument("--no-impl-tests", dest="impl_tests", action="store_false",
-                   help="skip the implementation's significance calls (ranking only)")
-    p.add_argument("--json", metavar="PATH", default=None, help="write the full result as JSON")
+    options.add_arguments(p, "impact", titles={
+        "implementation": "implementation to compare (default nltk; the same options as run)",
+        "claims": "reference parameters (default: what the implementation claims)"})
     p.set_defaults(func=run)
 
 
-def _overrides(args) -> dict:
-    keys = ("char_order", "word_order", "beta", "lowercase", "whitespace", "definition")
-    return {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
-
-
 def _resolve_adapter(args):
-    try:
-        from ..adapters import resolve
-    except ImportError as exc:  # pragma: no cover - adapters are part of the package
-        raise UsageError(f"implementation adapters unavailable: {exc}") from None
-    if getattr(args, "http", None):
-        raise UsageError("impact needs corpus scores; an --http service's are contract checks (docs/http.md)")
-    impl = args.impl if args.impl or args.corpus_impl or args.external else "nltk"
-    adapters = resolve(impl, corpus_impl=args.corpus_impl, external=args.external,
-                       overrides=_overrides(args) or None, timeout=args.timeout, **custom_flags(args))
+    from ..adapters import resolve
+
+    given = implementation_options(args)
+    given.setdefault("impl", None if named(given) else "nltk")
+    adapters = resolve(overrides=claim_overrides(args) or None, **given)
     if not adapters:
         raise UsageError(f"--impl {args.impl!r} resolves to no implementation")
     if len(adapters) > 1:
@@ -104,13 +78,7 @@ def run(args, *, adapter=None, console=None) -> int:
 
     from ..impact import load_system_files, run_impact
 
-    from ..settings import limits
-
-    limits.check_resamples(args.resamples)
-    limits.check_timeout(args.timeout)
-    limits.check_claims(_overrides(args))
-    if not 0 < args.alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    options.validate_args(args, "impact")
     check_file(args.json, "--json")
     systems, references = load_system_files(args.ref, args.systems)
 
@@ -123,7 +91,7 @@ def run(args, *, adapter=None, console=None) -> int:
                              "(give --corpus-impl package.module:function)")
     try:
         params = adapter.claims.params()
-        over = _overrides(args)
+        over = claim_overrides(args)
         if over and own is False:
             params = _with_overrides(params, over, ChrfParams)
         steps = impact_progress()
@@ -161,8 +129,10 @@ def render(result, console=None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    if console is None:  # a terminal sets its own width; files and pipes get wide tables
-        console = Console() if sys.stdout.isatty() else Console(width=160)
+    if console is None:  # the width of run's and check's table: the terminal's, else 100 columns
+        from ..files.outputs import terminal_facts
+
+        console = Console(width=terminal_facts()[0])
     conf = round(100 * (1 - result.alpha))
     t = Table(title=f"chrF impact: reference vs {result.implementation}", title_justify="left")
     t.add_column("system")

@@ -20,15 +20,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
+from ..settings import options
 
 
 def register(sub) -> None:
     p = sub.add_parser("report", help="re-render the reports from a saved audit.json (no audit)", description=__doc__)
-    p.add_argument("--from", dest="source", type=Path, required=True, metavar="FILE",
-                   help="an audit.json written by chrf-audit run or check")
-    p.add_argument("--reports-dir", type=Path, metavar="DIR",
-                   help="where to write the reports (default: the directory of FILE); only inside it")
-    p.add_argument("--quiet", action="store_true", help="do not print the findings table")
+    options.add_arguments(p, "report")
     p.set_defaults(func=report)
 
 

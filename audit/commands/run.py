@@ -16,13 +16,6 @@ from ..errors import UsageError
 
 
 
-def add_claim_flags(p: argparse.ArgumentParser) -> None:
-    """Flags stating what an implementation claims to compute (shared by run/check/...)."""
-    g = p.add_argument_group("claims (override the implementation's own)")
-    for name in options.CLAIMS:
-        options.add_argument(g, name)
-
-
 def claim_overrides(args) -> dict:
     out = {}
     for name in options.CLAIMS:
@@ -32,124 +25,46 @@ def claim_overrides(args) -> dict:
     return out
 
 
-def add_impl_flags(p: argparse.ArgumentParser, timeout: float = options.default("timeout"),
-                   title: str = "implementation under audit") -> None:
-    """The implementation options, the same for run, check and impact."""
-    g = p.add_argument_group(title)
-    for name in ("impl", "corpus_impl", "external", "http", "contract", "mcp", "tool", "max_requests",
-                 "http_concurrency", "http_retries", "max_refs", "name", "accepts"):
-        options.add_argument(g, name)
-    options.add_argument(g, "timeout", default=timeout, help=f"per-call timeout in seconds (default {timeout:g})")
-
-
-def add_search_flags(p: argparse.ArgumentParser) -> None:
-    """The search flags (audit.settings.options): the budget, when not given, is the Hypothesis
-    profile's."""
-    g = p.add_argument_group("search")
-    for name in ("seed", "max_examples", "hypothesis_profile", "tolerance", "cases"):
-        options.add_argument(g, name)
-    g.add_argument("--save-cases", action="store_true", help="save each finding's minimal repro into the cases dir")
-    g.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="processes auditing (implementation, level) units side by side (default: the number of "
-                        "cores); the findings are the same for any N")
-
-
-def add_output_flags(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
-    for name in ("json", "markdown", "junit", "reports_dir"):
-        options.add_argument(g, name)
-    g.add_argument("--quiet", action="store_true", help="no progress on stderr (search, patch verification, report writing)")
-    g.add_argument("--timestamp", action="store_true",
-                   help="record the time of the run (in one separate 'volatile' field of the JSON report)")
-    for name in ("versions_from", "related"):
-        options.add_argument(g, name)
-    g.add_argument("--no-verify", action="store_true",
-                   help="do not verify suggested patches (each is applied to a temporary copy of the upstream package, which is audited and the finding's repro replayed on it)")
-
-
-def add_impact_flags(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("impact on a real corpus (implementations with findings only)")
-    g.add_argument("--impact-data", type=Path, metavar="DIR",
-                   help="DIR/reference.txt and system outputs DIR/*.txt (one segment per line): add to each "
-                        "report what the findings do to those systems' corpus scores, ranks and significance calls")
-    g.add_argument("--impact-systems", type=int, metavar="N",
-                   help="study only the N systems whose reference scores lie closest together (default all)")
-    g.add_argument("--impact-resamples", type=int, default=1000, metavar="N",
-                   help="bootstrap resamples and permutation trials (default 1000; seed: --seed)")
-    g.add_argument("--impact-alpha", type=float, default=0.05, metavar="A", help="significance level (default 0.05)")
-    g.add_argument("--impact-timeout", type=float, default=600.0, metavar="SECONDS",
-                   help="per-call timeout of the implementation's corpus calls (default 600)")
-
-
 def register(sub) -> None:
     p = sub.add_parser("run", help="audit implementations against the reference (default: installed nltk and sacreBLEU)",
                        description=__doc__)
-    add_impl_flags(p)
-    add_claim_flags(p)
-    add_search_flags(p)
-    add_output_flags(p)
-    add_impact_flags(p)
+    options.add_arguments(p, "run")
     p.set_defaults(func=run)
 
 
-def validate_search_args(args) -> None:
-    """Every option value the table knows, checked as the table says (audit.settings.options); then the
-    Hypothesis profile's budget when none is given."""
+def validate_search_args(args, command: str = None) -> None:
+    """Every option of the command, checked as the table says (audit.settings.options); then
+    the Hypothesis profile's budget when none is given, and the replayed cases."""
     from ..settings import limits
-    from ..collect.cases_arg import check_cases_arg
+    from .cases_arg import check_cases_arg
     from ..settings.hypothesis_profiles import resolve as resolve_profile
 
-    options.validate({name: getattr(args, name) for name in options.OPTIONS
-                      if name != "cases" and hasattr(args, name)})
+    options.validate_args(args, command or getattr(args, "command", None) or "run")
     profile = resolve_profile(args.hypothesis_profile)
     if args.max_examples is None:
         args.max_examples = profile.max_examples
         limits.check_examples(args.max_examples, f"max_examples of the Hypothesis profile {profile.name!r}")
-    check_cases_arg(args)
-    if getattr(args, "jobs", None) is not None and args.jobs < 1:
-        raise UsageError("--jobs must be >= 1")
-    if getattr(args, "impact_data", None) is not None:
-        if args.impact_systems is not None and args.impact_systems < 2:
-            raise UsageError("--impact-systems must be >= 2")
-        limits.check_resamples(args.impact_resamples, "--impact-resamples")
-        if not 0 < args.impact_alpha < 1:
-            raise UsageError("--impact-alpha must be between 0 and 1")
-        limits.check_timeout(args.impact_timeout, "--impact-timeout")
+    check_cases_arg(args, getattr(args, "cases_base", Path(".")))
 
 
-def custom_flags(args) -> dict:
-    """``--max-refs``, ``--name``, ``--accepts`` and the ``--http`` options as resolve() keywords
-    (absent in older namespaces); values checked by the option table."""
-    out = {"max_refs": getattr(args, "max_refs", None), "name": getattr(args, "name", None),
-           "accepts": getattr(args, "accepts", None)}
-    if getattr(args, "http", None) is not None or getattr(args, "contract", None) is not None or \
-            getattr(args, "mcp", None) is not None or getattr(args, "tool", None) is not None:
-        http = options.validate({k: getattr(args, k, None) if getattr(args, k, None) is not None else options.default(k)
-                                 for k in ("http", "contract", "mcp", "tool", "max_requests", "http_concurrency",
-                                           "http_retries")})
-        out.update({k: v for k, v in http.items() if v is not None or k in ("http", "contract")})
-    elif getattr(args, "max_requests", None) is not None:
-        raise UsageError("--max-requests limits the requests to an --http service")
-    return out
+def implementation_options(args) -> dict:
+    """The implementation options given (``resolve``'s keywords, ``options.IMPLEMENTATION``)."""
+    return {k: getattr(args, k) for k in options.IMPLEMENTATION if getattr(args, k, None) is not None}
 
 
 def implementation_given(args) -> bool:
     """Whether the command line (or a configuration entry) names implementations."""
-    return bool(args.impl or args.corpus_impl or args.external or getattr(args, "http", None)
-                or getattr(args, "mcp", None))
+    from ..adapters.kinds import named
+
+    return named(implementation_options(args))
 
 
 def resolve_adapters(args):
     from ..adapters import resolve
 
-    from ..settings import limits
-
     overrides = claim_overrides(args)
-    limits.check_timeout(args.timeout)  # a configuration entry's own timeout too
-    limits.check_claims(overrides)
     try:
-        return resolve(args.impl, corpus_impl=args.corpus_impl, external=args.external,
-                       overrides=overrides or None, timeout=args.timeout, **custom_flags(args))
+        return resolve(overrides=overrides or None, **implementation_options(args))
     except (TypeError, ValueError) as exc:
         if isinstance(exc, UsageError):
             raise

@@ -20,36 +20,22 @@ from pathlib import Path
 from ..files import jsontext
 from ..errors import UsageError
 from ..files.outputs import atomic_write, check_file, to_stdout
-from .run import add_claim_flags, add_impl_flags, add_search_flags, claim_overrides, validate_search_args
+from ..settings import options
+from .run import claim_overrides, validate_search_args
 
 
 def register(sub) -> None:
     p = sub.add_parser("validate-patch", help="audit an implementation before and after a patch: fixed, still present, introduced",
                        description=__doc__)
-    g = p.add_argument_group("patch")
-    g.add_argument("--patch", type=Path, metavar="FILE", help="unified diff against the implementation's package")
-    g.add_argument("--source", type=Path, metavar="DIR",
-                   help="source checkout holding the patched package (DIR/<pkg>, DIR/src/<pkg> or DIR itself)")
-    g.add_argument("--call-option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a keyword the patched built-in library is called with (an opt-in patch's new parameter, "
-                        "e.g. effective_order=true); the value is JSON (true, 3, \"x\") or else a string")
-    g.add_argument("--json", type=Path, metavar="PATH", help="write the result as JSON here")
-    g.add_argument("--quiet", action="store_true", help="no progress on stderr (drawn only for a terminal)")
-    add_impl_flags(p)
-    add_claim_flags(p)
-    add_search_flags(p)
+    options.add_arguments(p, "validate-patch", order=("patch",))
     p.set_defaults(func=validate_patch)
 
 
 def validate_patch(args) -> int:
     from ..patches import Target, read_diff, render, validate
 
-    validate_search_args(args)
+    validate_search_args(args, "validate-patch")
     check_file(args.json, "--json")
-    if args.external:
-        raise UsageError("validate-patch audits a Python package: --external is not supported")
-    if args.save_cases:
-        raise UsageError("validate-patch does not save cases (--save-cases)")
     if args.patch is None and args.source is None:
         raise UsageError("validate-patch needs --patch FILE (a unified diff) or --source DIR (a source checkout)")
     overrides = claim_overrides(args)

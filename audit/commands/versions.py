@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..settings import options
-from .run import add_claim_flags, claim_overrides
+from .run import claim_overrides
 
 
 def register(sub) -> None:
@@ -37,31 +37,8 @@ def register(sub) -> None:
     p.add_argument("package", metavar="PACKAGE", help="a distribution on the package index (nltk, sacrebleu, "
                    "torchmetrics, or any other with --impl)")
     p.add_argument("spec", metavar="SPEC", help="releases: A..B (inclusive), A,B,C, or all")
-    g = p.add_argument_group("implementation in each release")
-    for name in ("impl", "corpus_impl", "max_refs", "name", "accepts", "timeout"):
-        options.add_argument(g, name)
-    add_claim_flags(p)
-    g = p.add_argument_group("search (the same in every release)")
-    for name in ("seed", "max_examples", "hypothesis_profile", "tolerance", "cases"):
-        options.add_argument(g, name)
-    g = p.add_argument_group("releases and their environments")
-    g.add_argument("--python", action="append", default=[], metavar="PATH",
-                   help="an interpreter to install releases with (tried first; repeatable); Python >= 3.10")
-    g.add_argument("--index-url", metavar="URL", help="the package index (passed to pip / uv)")
-    g.add_argument("--find-links", action="append", default=[], metavar="DIR|URL",
-                   help="a directory or page of distributions (passed to pip / uv; repeatable)")
-    g.add_argument("--bisect", action="store_true",
-                   help="audit only the releases that place each transition (O(log n) per transition), "
-                   "assuming a family is the same throughout an interval whose two ends agree")
-    g = p.add_argument_group("engine (Dask distributed)")
-    g.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes of the embedded cluster (default: the number of cores)")
-    g.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="run on an existing Dask cluster instead (its workers need chrf-audit and the index)")
-    g = p.add_argument_group("output")
-    options.add_argument(g, "json", help="write the matrix as JSON here (docs/versions.md)")
-    options.add_argument(g, "markdown", help="write PACKAGE.md and charts/PACKAGE-versions.svg into DIR")
-    g.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    options.add_arguments(p, "versions", titles={"implementation": "implementation in each release",
+                                                  "search": "search (the same in every release)"})
     p.set_defaults(func=versions)
 
 
@@ -72,19 +49,14 @@ def _request(args):
     from ..versions.index import IndexOptions
     from ..versions.runner import Request
 
-    options.validate({name: getattr(args, name) for name in options.OPTIONS if name != "cases" and hasattr(args, name)})
+    options.validate_args(args, "versions")
     profile = resolve_profile(args.hypothesis_profile)
     max_examples = args.max_examples if args.max_examples is not None else profile.max_examples
     limits.check_examples(max_examples, "--max-examples")
     overrides = claim_overrides(args)
-    limits.check_claims(overrides)
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be >= 1")
     if args.scheduler is not None and args.jobs is not None:
         raise UsageError("--jobs sizes the embedded cluster; with --scheduler the cluster's own workers run")
-    if args.scheduler is not None and not args.scheduler.strip():
-        raise UsageError("--scheduler needs an address (tcp://HOST:PORT)")
-    cases = options.OPTIONS["cases"].validate(args.cases) if args.cases is not None else None
+    cases = options.replayed(options.OPTIONS["cases"].validate(args.cases))
     return Request(
         package=args.package, spec=args.spec, impl=args.impl, corpus_impl=args.corpus_impl, overrides=overrides,
         max_refs=args.max_refs, name=args.name, accepts=args.accepts, seed=args.seed, max_examples=max_examples,
@@ -115,12 +87,16 @@ def print_table(doc: dict) -> None:
         for r in doc["releases"]:
             if r["status"] != "audited":
                 cells.append("[dim]-[/dim]")
+            elif r["version"] in doc["families"][fam].get("narrowed", ()):
+                cells.append("[yellow]n/c[/yellow]")  # narrowed for it there: not comparable
             else:
                 cells.append("[bold red]x[/bold red]" if fam in r["families"] else "[green].[/green]")
         t = doc["families"][fam]
         table.add_row(fam, *cells, t["introduced"] or "(before)", t["fixed"] or "-")
     console.print(table)
     for r in doc["releases"]:
+        for u in r.get("unsupported") or []:
+            console.print(f"{r['version']}: {u['implementation']} not audited: {u['reason']}", markup=False)
         if r["status"] == "skipped" and not (r.get("reason") or "").startswith("not audited"):
             console.print(f"skipped {r['version']}: {r['reason']}", markup=False)
     if not doc["families"]:

@@ -250,7 +250,3 @@ def predict(segments, params: ChrfParams, level: str, variant) -> Fraction:
     return variant_score(text_stats(segments, params, tv), params, sv, level)
 
 
-def predicted_output(segments, params: ChrfParams, level: str, variant, scale: int = 100) -> float:
-    """The number a variant's implementation returns on ``segments`` (output deviations applied)."""
-    return output(predict(segments, params, level, variant), variant[1], scale)
-

@@ -16,7 +16,7 @@ The first trigger input that passes the stricter tier is reduced by Hypothesis's
 over a *reduction strategy* of that input (each character dropped, replaced by ``a`` or
 kept; each reference and segment kept or dropped), started from the input itself (a
 recorded example in an in-memory database), keeping the tier's predicate.  Nothing depends
-on cases, on what the search drew, or on the clock (``audit.collect.search.no_wall_clock``).
+on cases, on what the search drew, or on the clock (``audit.settings.hypothesis_hooks.no_wall_clock``).
 """
 
 from __future__ import annotations

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from reference_impl import ChrfParams
-
 from . import deviations
 
 #: Code points removed by each whitespace family (the claimed definitions' own sets live in
@@ -133,5 +131,3 @@ def _families(variant, stage: str) -> list[str]:
     return out
 
 
-def score_families(v: ScoreVariant, params: ChrfParams = None) -> list[str]:
-    return v.families()

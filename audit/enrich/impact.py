@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..settings import options
+
 
 @dataclass(frozen=True)
 class ImpactRequest:
@@ -19,10 +21,10 @@ class ImpactRequest:
 
     data: Path
     systems: Optional[int] = None  # study only the N closest systems (None: all)
-    resamples: int = 1000
-    alpha: float = 0.05
-    timeout: float = 600.0
-    seed: int = 0
+    resamples: int = options.RESAMPLES
+    alpha: float = options.ALPHA
+    timeout: float = options.default("impact_timeout")
+    seed: int = options.default("seed")
 
 
 def _raise_timeout(adapter, seconds: float) -> None:

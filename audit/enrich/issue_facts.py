@@ -10,7 +10,6 @@ the issue renderer (``audit.render.issues``) reads nothing else of the upstream.
 
 from __future__ import annotations
 
-import platform
 from typing import Optional
 
 #: a difference below this on the library's 0..1 scale (1e-4 on the 0..100 scale) is noted
@@ -25,13 +24,6 @@ def _largest_difference(findings) -> Optional[float]:
     diffs += [abs(f.largest.difference) for f in findings
               if f.level == "sentence" and f.largest is not None and f.largest.difference is not None]
     return max(diffs) if diffs else None
-
-
-def operating_system(platform_text: Optional[str] = None) -> str:
-    """The OS alone ("Linux"), not the machine's kernel build: the issue reads the same on
-    any machine of that OS."""
-    text = platform_text or platform.platform()
-    return text.split("-", 1)[0] or "unknown"
 
 
 def regression(versions: Optional[dict], family: str, version: Optional[str]) -> Optional[dict]:
@@ -49,7 +41,9 @@ def regression(versions: Optional[dict], family: str, version: Optional[str]) ->
     mine = releases[order.index(version)]
     if family not in (mine.get("families") or []) or order.index(introduced) > order.index(version):
         return None
-    before = [r for r in releases[:order.index(introduced)] if family not in (r.get("families") or [])]
+    passed = set(fam.get("narrowed") or ())  # audited narrowed for it: no evidence either way
+    before = [r for r in releases[:order.index(introduced)]
+              if family not in (r.get("families") or []) and r["version"] not in passed]
     if not before:
         return None
     return {"introduced": introduced, "last_good": before[-1]["version"], "fixed": fam.get("fixed"),

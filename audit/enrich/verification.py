@@ -4,7 +4,9 @@ Every verification goes through ``_verify`` and the one judge ``audit.patches.ve
 results reach the reports only through the mapping ``{(implementation, family): summary}``
 that ``audit.enrich.enrich`` takes (``verified=``) or computes itself (``verify=True``): the
 summary is ``audit.patches.summary`` (``{"verified": bool, "status": str, ...what was
-checked}``).  Nothing is cached between runs or behind the caller's back.  The CLI starts an
+checked}``).  A verification is kept between runs under the key of everything that could
+change it (``verify_cache``: the diff, the findings, chrf-audit's own code, the installed
+library's files, the tools, the interpreter).  The CLI starts an
 implementation's jobs as soon as its audit is done (``start_verification`` on the
 ``on_summary`` callback), while the next one is audited, and hands the finished futures'
 results to ``enrich``.
@@ -26,7 +28,14 @@ def _verify(implementation: str, family: str, diff: str, before_findings: list[d
     """The verdict on ``diff`` for ``family`` of ``implementation`` (every family of the
     combined patch for ``COMBINED``), with what was checked; ``before_findings``:
     ``[f.to_dict() ...]`` of that implementation's audit.  THE one place a suggested patch is
-    verified."""
+    verified (once per machine: ``verify_cache``)."""
+    from .verify_cache import cached
+
+    return cached(implementation, family, diff, before_findings,
+                  lambda: _compute(implementation, family, diff, before_findings))
+
+
+def _compute(implementation: str, family: str, diff: str, before_findings: list[dict]) -> dict:
     from .. import upstream
     from ..patches import summary, verify_suggested
 

@@ -40,7 +40,7 @@ configured means the default audit of ``chrf-audit run`` (nltk and sacreBLEU).  
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import field, make_dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -65,41 +65,21 @@ IMPL_KEYS = tuple(options.keys(options.ENTRY))
 CLAIM_KEYS = {options.OPTIONS[n].key: n for n in options.CLAIMS}
 
 
-@dataclass
-class ImplConfig:
-    """One ``[[tool.chrf-audit.implementations]]`` entry."""
-
-    impl: Optional[str] = None
-    corpus_impl: Optional[str] = None
-    external: Optional[str] = None
-    timeout: Optional[float] = None
-    claims: dict = field(default_factory=dict)  # CLAIM_FIELDS names -> values
-    max_refs: Optional[int] = None  # references per segment it takes (1: single-reference)
-    name: Optional[str] = None  # its name in reports
-    accepts: Optional[str] = None  # claims the callable takes as keyword arguments ("char_order,beta")
-    http: Optional[str] = None  # a scoring service's URL (with contract)
-    contract: Optional[str] = None  # NAME@VERSION or a contract file (relative to the configuration)
-    max_requests: Optional[int] = None  # the service's request budget
+def _fields(surface: str) -> list:
+    """(name, type, None) of every option of ``surface`` but the claims: a dataclass field each
+    (None: not set, the default applies)."""
+    return [(o.name, Optional[o.kind], field(default=None)) for o in options.on(surface)
+            if o.name not in options.CLAIMS]
 
 
-@dataclass
-class Config:
-    """The parsed ``[tool.chrf-audit]`` table (None: not set, the default applies)."""
+#: One ``[[tool.chrf-audit.implementations]]`` entry: a field per entry key of the option table
+#: (``claims``: the claim keys, CLAIM_FIELDS names -> values).
+ImplConfig = make_dataclass("ImplConfig", _fields(options.ENTRY) + [("claims", dict, field(default_factory=dict))])
 
-    path: Optional[Path] = None  # the file read (None: no file)
-    implementations: list[ImplConfig] = field(default_factory=list)
-    max_examples: Optional[int] = None
-    seed: Optional[int] = None
-    hypothesis_profile: Optional[str] = None
-    tolerance: Optional[float] = None
-    timeout: Optional[float] = None
-    strict: Optional[bool] = None
-    cases: Optional[Path] = None
-    baseline: Optional[Path] = None
-    json: Optional[Path] = None
-    markdown: Optional[Path] = None
-    junit: Optional[Path] = None
-    reports_dir: Optional[Path] = None
+#: The parsed ``[tool.chrf-audit]`` table: a field per configuration key of the option table
+#: (``path``: the file read, None: no file).
+Config = make_dataclass("Config", [("path", Optional[Path], field(default=None)),
+                                   ("implementations", list, field(default_factory=list))] + _fields(options.CONFIG))
 
 
 def _unknown(where: str, key: str, known) -> UsageError:
@@ -130,17 +110,12 @@ def _implementation(where: str, entry: Any, base: Path) -> ImplConfig:
             out.claims[opt.name] = value
         else:
             setattr(out, opt.name, value)
-    if not (out.impl or out.corpus_impl or out.external or out.http):
-        raise UsageError(f"{where}: needs impl, corpus-impl, external or http")
-    if bool(out.http) != bool(out.contract):
-        raise UsageError(f"{where}: http and contract go together")
-    if out.claims:
-        from ..adapters import Claims
+    from ..adapters.kinds import problem
 
-        try:
-            Claims().replace(**out.claims)
-        except (TypeError, ValueError) as exc:
-            raise UsageError(f"{where}: invalid claim: {exc}") from None
+    wrong = problem({o.name: getattr(out, o.name) for o in options.on(options.ENTRY)
+                     if o.name in options.IMPLEMENTATION}, out.claims)
+    if wrong:
+        raise UsageError(f"{where}: {wrong}")
     return out
 
 

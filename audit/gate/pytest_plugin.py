@@ -68,12 +68,6 @@ def pytest_configure(config):
         raise pytest.UsageError(f"chrf-audit: {exc}") from None
 
 
-def _default_cases():
-    from ..collect.cases import default_cases_dir
-
-    return default_cases_dir()
-
-
 class ChrfAudit:
     """The ``chrf_audit`` fixture: ``check(...)`` fails the test on a divergence, ``run(...)``
     returns the ``audit.findings.AuditResult``."""
@@ -107,7 +101,7 @@ class ChrfAudit:
         try:
             return run_audit(adapters, seed=s["seed"],
                              max_examples=s["max_examples"],  # None: the profile's
-                             tolerance=s["tolerance"], cases_dir=s["cases"] or _default_cases(),
+                             tolerance=s["tolerance"], cases_dir=s["cases"],
                              derandomize=True, hypothesis_profile=s["hypothesis_profile"])
         finally:
             for a in adapters:

@@ -38,6 +38,7 @@ from reference_impl import ChrfParams, corpus_score
 
 from . import significance as sig
 from ..errors import UsageError
+from ..settings import options
 from .implementation import corpus_values, segment_scores
 from .progress import NoSteps, Steps
 
@@ -137,8 +138,8 @@ def run_impact(
     adapter,
     *,
     params: ChrfParams | None = None,
-    resamples: int = 1000,
-    alpha: float = 0.05,
+    resamples: int = options.RESAMPLES,
+    alpha: float = options.ALPHA,
     seed: int = 0,
     implementation_tests: bool = True,
     steps: Steps | None = None,

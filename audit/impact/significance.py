@@ -48,6 +48,8 @@ import numpy as np
 
 from reference_impl import EPSILON, ChrfParams, SegmentStats
 
+from ..settings.options import ALPHA, RESAMPLES
+
 _EPS = float(EPSILON)  # 1e-16, as the upstream float code uses
 #: Rows per block of resamples: bounds the (rows x segments) float64 count matrix to ~32 MB.
 _BLOCK_CELLS = 4_000_000
@@ -131,7 +133,7 @@ def _resampled_totals(flat: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_scores(
-    stats, params: ChrfParams, *, resamples: int = 1000, seed: int | None = 0,
+    stats, params: ChrfParams, *, resamples: int = RESAMPLES, seed: int | None = 0,
     indices: np.ndarray | None = None, progress: Progress | None = None,
 ) -> np.ndarray:
     """Corpus scores of ``resamples`` bootstrap resamples (segments drawn with replacement).
@@ -204,7 +206,7 @@ class PairedResult:
     diff_low: float | None = None
     diff_high: float | None = None
 
-    def significant(self, alpha: float = 0.05) -> bool:
+    def significant(self, alpha: float = ALPHA) -> bool:
         return self.p_value < alpha
 
     def to_dict(self) -> dict:
@@ -220,7 +222,7 @@ def p_value(count: int, trials: int) -> float:
 
 
 def bootstrap_ci(
-    stats, params: ChrfParams, *, resamples: int = 1000, alpha: float = 0.05,
+    stats, params: ChrfParams, *, resamples: int = RESAMPLES, alpha: float = ALPHA,
     seed: int | None = 0, progress: Progress | None = None,
 ) -> BootstrapCI:
     """Percentile bootstrap confidence interval of the corpus score.
@@ -237,7 +239,7 @@ def bootstrap_ci(
 
 
 def paired_bootstrap(
-    stats_a, stats_b, params: ChrfParams, *, resamples: int = 1000, seed: int | None = 0,
+    stats_a, stats_b, params: ChrfParams, *, resamples: int = RESAMPLES, seed: int | None = 0,
     progress: Progress | None = None,
 ) -> PairedResult:
     """Paired bootstrap test of H0 "no difference in corpus score" (Koehn 2004's resampling,
@@ -333,7 +335,7 @@ def paired_resamples(a, b, params, idx, progress=None):
 
 
 def paired_permutation(
-    stats_a, stats_b, params: ChrfParams, *, trials: int = 1000, seed: int | None = 0,
+    stats_a, stats_b, params: ChrfParams, *, trials: int = RESAMPLES, seed: int | None = 0,
     progress: Progress | None = None,
 ) -> PairedResult:
     """Paired approximate randomization test (Noreen 1989; Riezler & Maxwell 2005).
@@ -369,7 +371,7 @@ def paired_permutation(
 
 
 def paired_permutation_scores(
-    scores_a: Sequence[float], scores_b: Sequence[float], *, trials: int = 1000,
+    scores_a: Sequence[float], scores_b: Sequence[float], *, trials: int = RESAMPLES,
     seed: int | None = 0,
 ) -> PairedResult:
     """Approximate randomization for a metric whose corpus score is the *mean* of per-segment

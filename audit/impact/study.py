@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..errors import UsageError
+from ..settings import options
 from .attribution import attribute_families
 from .compare import ImpactResult, reference_corpus_results, run_impact
 from .progress import NoSteps, Steps
@@ -85,7 +86,7 @@ def skipped_record(implementation: str, reason: str) -> dict:
 def study(
     adapter, families: Sequence[str], systems: Mapping[str, Sequence[str]],
     references: Sequence[Sequence[str]], *, data: str = "", n_systems: int | None = None,
-    resamples: int = 1000, alpha: float = 0.05, seed: int = 0, steps: Steps | None = None,
+    resamples: int = options.RESAMPLES, alpha: float = options.ALPHA, seed: int = options.default("seed"), steps: Steps | None = None,
     reference_cache: dict | None = None,
 ) -> dict:
     """The whole impact study of one implementation with findings: the systems chosen

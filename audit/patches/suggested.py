@@ -78,9 +78,9 @@ def verify_suggested(implementation: str, diff: str, before_findings: list[dict]
     default: all of ``families`` when there are ``options``); ``candidates``: family ->
     [(level, inputs)] further issue repros to try.  Never raises for a bad patch: the reason
     is ``error``."""
-    from ..collect.cases import default_cases_dir
+    from ..settings.options import packaged_cases
 
-    cases = default_cases_dir()
+    cases = packaged_cases()  # chrf-audit's curated cases, from any directory
     target = Target(impl=implementation, seed=seed, max_examples=max_examples,
                     cases=str(cases.resolve()) if cases is not None else None)
     before = _by_key([f for f in before_findings if f.get("implementation") == implementation])

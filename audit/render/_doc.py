@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._text import md_inline, num, repro_text, signed
+from reference_impl.params import DEFINITIONS  # noqa: F401  (one definition each; the renderers read them here)
 
-LEVELS = ("sentence", "corpus")
-DEFINITIONS = ("sacrebleu", "sacrebleu-eps", "chrfpp")
+from ..findings import LEVELS
+from ._text import md_inline, num, repro_text, signed
 
 
 def version_of(doc: dict, entry: dict) -> Optional[str]:

@@ -49,8 +49,18 @@ def quoted(s: str, limit: Optional[int] = None) -> str:
     return '"' + escape(s, None if limit is None else max(1, limit - 2)) + '"'
 
 
+#: The key of ``repro_text``'s corpus notation, printed under a table that shows one.
+REPRO_KEY = ('repro key: hyp "h" ref "r1", "r2": a sentence and its references; N seg: "h"→"r1"/"r2"; ...: '
+             'a corpus of N segments, each hypothesis → its references (/ between references, ; between segments)')
+
+
+def corpus_repro(inputs: dict) -> bool:
+    """Whether ``repro_text`` writes these inputs in the corpus notation."""
+    return "hypothesis" not in inputs
+
+
 def repro_text(inputs: dict, limit: Optional[int] = None) -> str:
-    """One-line rendering of a repro's inputs (escaped)."""
+    """One-line rendering of a repro's inputs (escaped); the corpus notation: ``REPRO_KEY``."""
     if "hypothesis" in inputs:
         refs = inputs.get("references", [])
         text = f"hyp {quoted(inputs['hypothesis'])} ref " + ", ".join(quoted(r) for r in refs)

@@ -105,4 +105,13 @@ def terminal_lines(implementation: str, table: Optional[dict], width: int = 100)
     if doc and doc.get("differences"):
         out.append(f"  contract document {_value(doc.get('from', ''), 120)}: {len(doc['differences'])} differences from "
                    "the built-in contract (printed before the audit; audit.json)")
-    return out
+    return [part for line in out for part in _fit(line, width)]
+
+
+def _fit(line: str, width: int) -> list[str]:
+    """``line`` within ``width`` columns: wrapped at spaces, continued under its indent."""
+    if len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 4)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False,
+                         drop_whitespace=True) or [line[:width]]

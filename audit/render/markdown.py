@@ -18,7 +18,8 @@ from typing import Optional
 
 from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of, first,
                    is_metamorphic, largest_text, marked_line, source_where, version_of)
-from ._text import escape, fit_line, md_cell, md_code, md_table, num, repro_text, signed, visible
+from ._text import (REPRO_KEY, corpus_repro, escape, fit_line, md_cell, md_code, md_table, num, repro_text,
+                    signed, visible)
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
 
@@ -285,8 +286,10 @@ def _summary(entry: dict, findings: list[dict]) -> list[str]:
             body.append([f"[`{f['family']}`](#{anchor})", f["level"], md_code(repro_text(f["minimal"]["inputs"], 50)),
                          num(f["minimal"]["expected"]) + (" (own)" if is_metamorphic(f) else ""), actual_text(f),
                          signed(f["minimal"].get("difference")), PATCH_SHORT[p.get("verified")] if p else "—"])
+    key = [REPRO_KEY.replace("repro key:", "Repro key:", 1), ""] \
+        if any(corpus_repro(f["minimal"]["inputs"]) for f in findings) else []
     return md_table(["Family", "Level", "Minimal repro", "Expected", "Actual", "Difference", "Patch"], body,
-                    ["---", "---", "---", "---:", "---:", "---:", "---"]) + [""]
+                    ["---", "---", "---", "---:", "---:", "---:", "---"]) + [""] + key
 
 
 def combined_path(entry: dict) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import textwrap
 
 from ._doc import findings_of, is_metamorphic
-from ._text import fit_line, num, quoted, repro_text, signed, visible
+from ._text import REPRO_KEY, corpus_repro, fit_line, num, quoted, repro_text, signed, visible
 from .contract_table import terminal_lines
 
 MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
@@ -106,6 +106,8 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
         note = (f"{OWN_MARK} metamorphic: expected is the implementation's own score before the "
                 "transformation; the reference's value is in the report")
         out += [(line, "note") for line in textwrap.wrap(note, width, subsequent_indent="  ")]
+    if any(corpus_repro(f["minimal"]["inputs"]) for f in findings):
+        out += [(line, "note") for line in textwrap.wrap(REPRO_KEY, width, subsequent_indent="  ")]
     return [(line.rstrip(), role) for line, role in out]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .chart import _f, _xml
 from ._text import escape
 
-PRESENT, ABSENT, SKIPPED, UNAUDITED = "#d62728", "#2ca02c", "#bdbdbd", "#ffffff"
+PRESENT, ABSENT, SKIPPED, UNAUDITED, NARROWED = "#d62728", "#2ca02c", "#bdbdbd", "#ffffff", "#fdd49e"
 CELL_H, LEFT, TOP, BOTTOM, RIGHT = 22, 230, 44, 96, 24
 
 
@@ -22,7 +22,9 @@ def _cells(doc: dict) -> tuple[list, list, dict]:
     state = {}
     for r in doc["releases"]:
         for fam in families:
-            if r["status"] == "audited":
+            if r["status"] == "audited" and r["version"] in doc["families"][fam].get("narrowed", ()):
+                state[(fam, r["version"])] = "narrowed"
+            elif r["status"] == "audited":
                 state[(fam, r["version"])] = "present" if fam in r["families"] else "absent"
             else:
                 state[(fam, r["version"])] = "unaudited" if (r.get("reason") or "").startswith("not audited") else "skipped"
@@ -41,7 +43,7 @@ def heat_map(doc: dict) -> str:
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
            f'<text x="{width / 2:.0f}" y="22" text-anchor="middle" font-size="14" font-weight="bold">'
            f'{_xml(doc["package"])}: chrF families by release</text>']
-    colors = {"present": PRESENT, "absent": ABSENT, "skipped": SKIPPED, "unaudited": UNAUDITED}
+    colors = {"present": PRESENT, "absent": ABSENT, "skipped": SKIPPED, "unaudited": UNAUDITED, "narrowed": NARROWED}
     for i, fam in enumerate(rows):
         y = TOP + CELL_H * i
         out.append(f'<text x="{LEFT - 8}" y="{_f(y + CELL_H / 2 + 4)}" text-anchor="end">{_xml(fam)}</text>')
@@ -56,8 +58,11 @@ def heat_map(doc: dict) -> str:
         out.append(f'<text x="{_f(cx)}" y="{base + 10}" text-anchor="end" font-size="9" '
                    f'transform="rotate(-60 {_f(cx)} {base + 10})">{_xml(v)}</text>')
     lx = LEFT + cell_w * len(versions) + 16
-    for k, (label, kind) in enumerate((("shows the family", "present"), ("does not", "absent"),
-                                       ("skipped", "skipped"), ("not audited (bisect)", "unaudited"))):
+    legend = [("shows the family", "present"), ("does not", "absent"), ("skipped", "skipped"),
+              ("not audited (bisect)", "unaudited")]
+    if "narrowed" in state.values():
+        legend.append(("not comparable (narrowed)", "narrowed"))
+    for k, (label, kind) in enumerate(legend):
         y = TOP + 4 + 18 * k
         out.append(f'<rect x="{_f(lx)}" y="{y}" width="12" height="12" fill="{colors[kind]}" stroke="#999999"/>')
         out.append(f'<text x="{_f(lx + 18)}" y="{y + 10}">{label}</text>')
@@ -70,7 +75,7 @@ def _md(text) -> str:
 
 
 def _mark(state: str) -> str:
-    return {"present": "**x**", "absent": "·", "skipped": "skipped", "unaudited": "(·)"}[state]
+    return {"present": "**x**", "absent": "·", "skipped": "skipped", "unaudited": "(·)", "narrowed": "n/c"}[state]
 
 
 def chart_path(doc: dict) -> str:
@@ -99,15 +104,17 @@ def markdown(doc: dict, facts: dict) -> str:
         for fam in families:
             lines.append(f"| `{fam}` | " + " | ".join(_mark(state[(fam, v)]) for v in versions) + " |")
         lines += ["", "**x**: the release shows the family; ·: it does not; (·): not audited, inferred by "
-                  "`--bisect`.", ""]
+                  "`--bisect`." + (" n/c: not comparable, the release audited the implementations showing it "
+                                   "narrowed or not at all (below)." if "narrowed" in state.values() else ""), ""]
     else:
         lines += ["No audited release shows a finding.", ""]
     lines += ["## Introduced and fixed", "", "| family | introduced | fixed |", "|---|---|---|"]
     for fam in families:
         t = doc["families"][fam]
-        intro = t["introduced"] or f"before {audited[0]['version']} (the oldest audited shows it)"
+        known = [r["version"] for r in audited if r["version"] not in t.get("narrowed", ())]
+        intro = t["introduced"] or f"before {known[0]} (the oldest audited shows it)"
         if t["introduced"]:
-            before = _before(doc, t["introduced"])
+            before = _before(known, t["introduced"])
             intro += f" ({before} correct)" if before else ""
         fixed = t["fixed"] or "not fixed (the newest audited shows it)"
         lines.append(f"| `{fam}` | {_md(intro)} | {_md(fixed)} |")
@@ -123,6 +130,17 @@ def markdown(doc: dict, facts: dict) -> str:
                          else f": {_md(d.get('note') or 'no diff')}."), ""]
             if d.get("diff"):
                 lines += ["```diff", d["diff"].rstrip("\n"), "```", ""]
+    narrowed = [r for r in doc["releases"] if r.get("unsupported") or r.get("limits")]
+    if narrowed:
+        lines += ["## Narrowed audits", "", "What a release could not audit as asked: an implementation whose "
+                  "claims it cannot compute (not audited there), or one it computes narrowed.", "",
+                  "| release | implementation | |", "|---|---|---|"]
+        for r in narrowed:
+            lines += [f"| {_md(r['version'])} | `{_md(u['implementation'])}` | unsupported: {_md(u['reason'])} |"
+                      for u in r.get("unsupported") or []]
+            lines += [f"| {_md(r['version'])} | `{_md(name)}` | audited narrowed: {_md(note)} |"
+                      for name, note in sorted((r.get("limits") or {}).items())]
+        lines.append("")
     skipped = [r for r in doc["releases"] if r["status"] == "skipped"
                and not (r.get("reason") or "").startswith("not audited")]
     lines += ["## Skipped releases", ""]
@@ -134,8 +152,7 @@ def markdown(doc: dict, facts: dict) -> str:
     return "\n".join(lines)
 
 
-def _before(doc: dict, version: str):
-    audited = [r["version"] for r in doc["releases"] if r["status"] == "audited"]
+def _before(audited: list, version: str):
     i = audited.index(version)
     return audited[i - 1] if i > 0 else None
 

@@ -107,10 +107,10 @@ class SearchProfile:
 def resolve(name: Optional[str] = None) -> SearchProfile:
     """The profile ``name`` (default ``chrf-audit``) as plain data; UsageError when no such
     profile is registered."""
+    from .option import profile_name
+
     register()
-    name = DEFAULT_PROFILE if name is None else name
-    if not isinstance(name, str) or not name.strip():
-        raise UsageError(f"--hypothesis-profile must be a profile name, got {name!r}")
+    name = profile_name(DEFAULT_PROFILE if name is None else name, "--hypothesis-profile")
     try:
         s = settings.get_profile(name)
     except Exception:
@@ -156,9 +156,6 @@ def forced_settings(profile: Optional[SearchProfile], *, max_examples: int, phas
 
 
 # -- ./.hypothesis -----------------------------------------------------------------------------
-_UNSET = object()
-
-
 @contextlib.contextmanager
 def private_storage():
     """Hypothesis writes its caches (the Unicode table, mined constants) under ``./.hypothesis``
@@ -172,10 +169,10 @@ def private_storage():
     except ImportError:  # pragma: no cover
         yield
         return
-    previous = getattr(conf, "__hypothesis_home_directory", _UNSET)
-    default = getattr(conf, "__hypothesis_home_directory_default", None)
-    chosen = previous not in (None, _UNSET, default)
-    if chosen or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or not hasattr(conf, "set_hypothesis_home_dir"):
+    from .hypothesis_hooks import home_chosen, home_directory
+
+    previous = home_directory()
+    if home_chosen() or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or not hasattr(conf, "set_hypothesis_home_dir"):
         yield
         return
     from ..processes import scratch
@@ -185,7 +182,7 @@ def private_storage():
     try:
         yield
     finally:
-        conf.set_hypothesis_home_dir(None if previous is _UNSET else previous)
+        conf.set_hypothesis_home_dir(previous)
         scratch.release(home)
 
 

@@ -42,10 +42,6 @@ def _kwargs(claims: dict) -> str:
     )
 
 
-def _unit(value: Optional[float]) -> str:
-    return "no number" if value is None else repr(value / 100)
-
-
 def repro_snippet(finding, version: Optional[str] = None) -> str:
     m = finding.minimal
     claims = claims_with_defaults({**DEFAULT_CLAIMS, **(finding.claims or {})})

@@ -4,7 +4,9 @@
 ``sentence_score(hypothesis, references)`` and ``corpus_score(hypotheses, references)``,
 where the corpus references are TRANSPOSED: ``references[j][i]`` is reference j of segment i.
 Scores are on 0..100.  sacreBLEU is the reference's default definition, so no patches are
-known; root-cause pointers exist for the places a divergence would come from.
+known; root-cause pointers exist for the places a divergence would come from.  A 1.x release
+(``sentence_chrf``/``corpus_chrf``, no ``CHRF(char_order=...)``) gets ``sacrebleu_v1``'s backend
+(``make_backend``), which says what the release cannot compute.
 """
 
 from __future__ import annotations
@@ -124,6 +126,15 @@ def _score_attr(score_obj):
     return getattr(score_obj, "score", score_obj)
 
 
+def make_backend(eps_smoothing: bool):
+    """The backend of the installed release: 2.x's ``CHRF`` (``SacrebleuBackend``), or a 1.x
+    release's ``sentence_chrf``/``corpus_chrf`` with what it cannot compute said
+    (``sacrebleu_v1``)."""
+    from .sacrebleu_v1 import Sacrebleu1Backend, is_v1
+
+    return Sacrebleu1Backend(eps_smoothing) if is_v1() else SacrebleuBackend(eps_smoothing)
+
+
 UPSTREAM = Upstream(
     name=NAME, distribution=DISTRIBUTION, module=MODULE, default_claims=DEFAULT_CLAIMS,
     adapters=(
@@ -134,6 +145,6 @@ UPSTREAM = Upstream(
         BuiltinAdapter("sacrebleu-chrf++-eps", dict(word_order=2, definition="sacrebleu-eps"),
                        {"eps_smoothing": True}, default=True),
     ),
-    backend=SacrebleuBackend, repro_snippet=repro_snippet, patched_source=patched_source,
+    backend=make_backend, repro_snippet=repro_snippet, patched_source=patched_source,
     patch_descriptions=PATCH_DESCRIPTIONS, native_signature=True,
 )

@@ -95,11 +95,6 @@ def _plan(family: str, nc: int) -> Optional[tuple[dict, list, list]]:
     return None
 
 
-def has_sweep(family: str) -> bool:
-    """Whether ``sweep`` draws anything for this family (whatever the claims)."""
-    return _plan(family, 6) is not None
-
-
 def sweep(finding, claims: dict, score: Score) -> Optional[dict]:
     """The finding's scope sweep under ``claims`` (complete claims: the reference is
     configured from them, and ``score`` must hold the implementation to the same), or None."""

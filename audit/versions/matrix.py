@@ -11,7 +11,9 @@ Transitions are read from the audited releases only, oldest first: ``introduced`
 audited release of the family's last run of releases showing it (null when the oldest audited
 release shows it already: it is older than the range), ``fixed`` the first audited release after
 that run (null when the newest audited release still shows it).  A family that came and went
-more than once has all its runs in ``intervals``.
+more than once has all its runs in ``intervals``.  A release that audited an implementation
+showing the family narrowed or not at all (its ``limits`` / ``unsupported``, sacreBLEU 1.x) and
+does not show it says nothing about it: it is passed over for that family (``knows``).
 
 The diff: the registry's root-cause pattern of the family for a built-in upstream
 (``audit.diagnose.deviations.root_causes``) locates the function in the release that shows the
@@ -31,9 +33,28 @@ from typing import Optional
 MAX_DIFF_LINES = 200
 
 
+def knows(result: dict, family: str, showing: set) -> bool:
+    """Whether an audited release says something about ``family``: it shows it, or it audited
+    every implementation that shows it elsewhere (``showing``) fully.  A release that could
+    not compute one of them (``unsupported``) or audited it narrowed (``limits``: sacreBLEU
+    1.x takes one reference, fewer claims) is no evidence that the family is absent."""
+    if family in result["families"]:
+        return True
+    narrowed = {u["implementation"] for u in result.get("unsupported") or []} | set(result.get("limits") or {})
+    return not (narrowed & showing)
+
+
+def showing(results: dict, family: str) -> set:
+    """The implementations that show ``family`` in some release."""
+    return {f["implementation"] for r in results.values() for f in r.get("findings") or [] if f["family"] == family}
+
+
 def runs(versions: list, results: dict, family: str) -> list[list]:
-    """[[introduced|None, fixed|None], ...]: the runs of audited releases showing ``family``."""
-    audited = [v for v in versions if results.get(v, {}).get("status") == "audited"]
+    """[[introduced|None, fixed|None], ...]: the runs of audited releases showing ``family``
+    (of those that say something about it: ``knows``)."""
+    impls = showing(results, family)
+    audited = [v for v in versions if results.get(v, {}).get("status") == "audited"
+               and knows(results[v], family, impls)]
     out, start, prev_has = [], None, False
     for i, v in enumerate(audited):
         has = family in results[v]["families"]
@@ -140,7 +161,8 @@ def document(package: str, versions: list, results: dict, *, implementations: li
             r = {"status": "skipped", "reason": reason, "families": [], "findings": [], "python": None}
         releases.append({"version": v, "status": r["status"], "reason": r.get("reason"),
                          "families": list(r.get("families") or []), "python": r.get("python"),
-                         "findings": list(r.get("findings") or [])})
+                         "findings": list(r.get("findings") or []),
+                         **{k: r[k] for k in ("unsupported", "limits") if r.get(k)}})
     names = sorted({f for r in results.values() if r.get("status") == "audited" for f in r["families"]})
     families, diffs = {}, {}
     audited = [v for v in versions if results.get(v, {}).get("status") == "audited"]
@@ -148,15 +170,19 @@ def document(package: str, versions: list, results: dict, *, implementations: li
         spans = runs(versions, results, fam)
         introduced, fixed = spans[-1]
         families[fam] = {"introduced": introduced, "fixed": fixed}
+        passed = [v for v in audited if not knows(results[v], fam, showing(results, fam))]
+        if passed:  # audited, but narrowed for it: no evidence either way
+            families[fam]["narrowed"] = passed
         if len(spans) > 1:
             families[fam]["intervals"] = [{"introduced": a, "fixed": b} for a, b in spans]
         entry = {}
+        known = [v for v in audited if knows(results[v], fam, showing(results, fam))]
         if introduced is not None:
-            before = audited[audited.index(introduced) - 1]
+            before = known[known.index(introduced) - 1]
             entry["introduced"] = root_cause_diff(fam, library, results[before], results[introduced], before,
                                                   introduced, bad=results[introduced])
         if fixed is not None:
-            last_bad = audited[audited.index(fixed) - 1]
+            last_bad = known[known.index(fixed) - 1]
             entry["fixed"] = root_cause_diff(fam, library, results[last_bad], results[fixed], last_bad, fixed,
                                              bad=results[last_bad])
         if entry:

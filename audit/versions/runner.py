@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from ..collect.parallel import default_jobs
+from ..settings import options
 from ..settings.cache import versions_result
 from . import bisect as bisection
 from . import envs, releases
@@ -30,17 +32,17 @@ class Request:
     max_refs: Optional[int] = None
     name: Optional[str] = None
     accepts: Optional[str] = None
-    seed: int = 0
-    max_examples: int = 100
-    tolerance: float = 1e-9
-    timeout: float = 5.0
-    cases: Optional[str] = None
+    seed: int = options.default("seed")
+    max_examples: int = options.BUDGET
+    tolerance: float = options.default("tolerance")
+    timeout: float = options.default("timeout")
+    cases: Optional[str] = None  # a directory (absolute) or None: none (the command works out the table's default)
     hypothesis_profile: Optional[str] = None
     pythons: tuple = ()
     index: IndexOptions = field(default_factory=IndexOptions)
     bisect: bool = False
     scheduler: Optional[str] = None
-    jobs: int = 2
+    jobs: Optional[int] = None  # None: the number of cores
     quiet: bool = False
 
 
@@ -81,7 +83,7 @@ def run_versions(req: Request) -> dict:
         return [dict(base, version=v, token=token) for v in versions]
 
     results: dict = {}
-    with Progress(not req.quiet, distribution) as progress, Engine(req.scheduler, req.jobs, progress) as engine:
+    with Progress(not req.quiet, distribution) as progress, Engine(req.scheduler, req.jobs or default_jobs(), progress) as engine:
         if req.bisect:
             while True:
                 picks = bisection.next_round(chosen, results)

@@ -75,6 +75,31 @@ def describe(spec: dict) -> dict:
             "sources": {k: _location(v) for k, v in (found.get("sources") or {}).items()}}
 
 
+def hello(spec: dict, found: dict, rid) -> dict:
+    """The hello answer: the spec's implementation, narrowed by what the release says it
+    cannot do (its backend's ``limits``, e.g. sacreBLEU 1.x: ``audit/upstream/sacrebleu_v1.py``):
+    its own scale, fewer references, fewer claims taken; ``unsupported`` says why (one line)
+    when the spec's claims ask for a value the release cannot compute."""
+    answer = {"id": rid, "name": spec["name"], "version": found.get("version"), "protocol": 1,
+              "claims": spec["claims"], "supports": spec["supports"], "accepts": spec["accepts"],
+              "lone_surrogates": True,
+              "sources": {k: _location(v) for k, v in (found.get("sources") or {}).items()}}
+    limits = found.get("limits")
+    if not limits:
+        return answer
+    answer["claims"] = {**spec["claims"], **(limits.get("claims") or {})}
+    answer["supports"] = {**spec["supports"], **(limits.get("supports") or {})}
+    if "accepts" in limits:
+        answer["accepts"] = sorted(set(spec["accepts"]) & set(limits["accepts"]))
+    answer["limits"] = str(limits.get("note") or "")
+    wrong = [f"{name} {spec['claims'].get(name)!r}: {fixed.get('why')}"
+             for name, fixed in sorted((limits.get("fixed") or {}).items())
+             if name in spec["claims"] and spec["claims"][name] != fixed.get("value")]
+    if wrong:
+        answer["unsupported"] = f"{spec['name']} {found.get('version')} cannot compute " + "; ".join(wrong)
+    return answer
+
+
 def serve(spec: dict, proto_in, send) -> None:
     from audit.adapters import backends as B
     from audit.adapters.backend_loader import make_backend
@@ -87,10 +112,7 @@ def serve(spec: dict, proto_in, send) -> None:
         req = json.loads(raw)
         rid, op = req.get("id"), req.get("op")
         if op == "hello":
-            send({"id": rid, "name": spec["name"], "version": found.get("version"), "protocol": 1,
-                  "claims": spec["claims"], "supports": spec["supports"], "accepts": spec["accepts"],
-                  "lone_surrogates": True,
-                  "sources": {k: _location(v) for k, v in (found.get("sources") or {}).items()}})
+            send(hello(spec, found, rid))
         elif op in ("sentence", "corpus"):
             key = "hypothesis" if op == "sentence" else "hypotheses"
             send(_answer_of(backend.call(op, req["params"], (req[key], req["references"])), rid))

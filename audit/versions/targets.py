@@ -14,8 +14,11 @@ from typing import Optional
 
 from ..adapters import backends as B
 from ..adapters.base import Claims
-from ..adapters.resolve import _apply_overrides, _check_accepts, _check_overrides, _callable_name, builtin_names
+from ..adapters.kinds import builtin_names, callable_name
+from ..adapters.resolver import check_overrides, with_overrides
 from ..errors import UsageError
+from ..settings import options
+from ..settings.option import parse_names
 from ..upstream import registry
 
 
@@ -33,8 +36,9 @@ def targets(package: str, *, impl: Optional[str] = None, corpus_impl: Optional[s
             accepts: Optional[str] = None) -> tuple[Optional[str], list[dict]]:
     """(the distribution to install, [server spec per implementation]); UsageError for a
     combination that says nothing auditable."""
-    overrides = _check_overrides(overrides)
-    accepted = _check_accepts(accepts)
+    overrides = check_overrides(overrides)
+    options.validate({"max_refs": max_refs, "name": name, "accepts": accepts})  # the checks of the option table
+    accepted = frozenset(parse_names(accepts or ""))
     lib = library(package)
     callable_given = bool(impl and ":" in impl) or bool(corpus_impl)
     if lib is not None and not callable_given:
@@ -50,7 +54,7 @@ def targets(package: str, *, impl: Optional[str] = None, corpus_impl: Optional[s
         out = []
         for adapter_name in wanted:
             a = lib.adapter(adapter_name)
-            claims = _apply_overrides(Claims(**a.claims), overrides, a.name)
+            claims = with_overrides(Claims(**a.claims), overrides, a.name)
             out.append({"name": a.name, "backend": a.backend_spec(lib.name), "claims": claims.to_dict(),
                         "supports": {"sentence": True, "corpus": True, "multi_reference": a.multi_reference},
                         "accepts": sorted(a.accepts)})
@@ -67,10 +71,8 @@ def targets(package: str, *, impl: Optional[str] = None, corpus_impl: Optional[s
                 B.parse_callable_spec(spec, flag)
             except B.SpecError as e:
                 raise UsageError(str(e)) from None
-    if max_refs is not None and (isinstance(max_refs, bool) or max_refs < 1):
-        raise UsageError(f"--max-refs must be an integer >= 1, got {max_refs!r}")
-    claims = _apply_overrides(Claims(), overrides, package)
-    label = (name or "").strip() or _callable_name(impl, corpus_impl)
+    claims = with_overrides(Claims(), overrides, package)
+    label = (name or "").strip() or callable_name(impl, corpus_impl)
     return package.strip(), [{
         "name": label,
         "backend": {"kind": "callable", "sentence": impl, "corpus": corpus_impl, "accepts": sorted(accepted)},

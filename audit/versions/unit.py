@@ -103,11 +103,10 @@ def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
         return _skipped(unit, why)
     from ..adapters.base import AdapterError
     from ..adapters.external import ExternalAdapter
-    from ..collect.cases import default_cases_dir
     from ..collect.runner import run_audit
 
     python = venv / "bin" / "python"
-    adapters = []
+    adapters, unsupported, limits = [], [], {}
     try:
         for spec in unit["targets"]:
             try:
@@ -115,14 +114,28 @@ def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
             except (AdapterError, UsageError) as exc:
                 return _skipped(unit, f"cannot start its audit: {exc}")
             a.name = spec["name"]
+            why = (a.hello or {}).get("unsupported")
+            if why:  # the release cannot compute these claims: said, not audited
+                unsupported.append({"implementation": spec["name"], "reason": one_line(str(why), 400)})
+                a.close()
+                a.process.kill()
+                continue
+            if (a.hello or {}).get("limits"):
+                limits[spec["name"]] = one_line(str(a.hello["limits"]), 400)
             adapters.append(a)
+        if not adapters:
+            return _skipped(unit, unsupported[0]["reason"] + (
+                f" (and {len(unsupported) - 1} more implementations unsupported)" if len(unsupported) > 1 else ""))
         say(f"auditing {unit['distribution']} {unit['version']}")
         cases = unit.get("cases")
         result = run_audit(adapters, seed=unit["seed"], max_examples=unit["max_examples"],
                            tolerance=unit["tolerance"], hypothesis_profile=unit.get("hypothesis_profile"),
-                           cases_dir=Path(cases) if cases else default_cases_dir(), jobs=1)
+                           cases_dir=Path(cases) if cases else None, jobs=1)
         findings = sorted({(f.implementation, f.family, f.level) for f in result.findings})
-        return {"version": unit["version"], "status": "audited", "reason": None,
+        # what the release could not audit as asked (only when there is some: a release
+        # that computes everything asked has the same result as before these keys existed)
+        narrowed = ({"unsupported": unsupported} if unsupported else {}) | ({"limits": limits} if limits else {})
+        return {**narrowed, "version": unit["version"], "status": "audited", "reason": None,
                 "families": sorted({f for _, f, _ in findings}),
                 "findings": [{"implementation": i, "family": f, "level": lv} for i, f, lv in findings],
                 "python": info.get("python"), "sources": _sources(venv, adapters),
