@@ -178,9 +178,11 @@ class McpClient:
         return public_url(self.url)
 
     def _why(self, e: BaseException) -> str:
-        if isinstance(e, TimeoutError):
-            return f"no answer within {2 * self.timeout:g} s"
         inner = _leaf(e)
+        # the SDK's own HTTP client times out first under load (httpx's ReadTimeout ...): the
+        # same fault as our deadline, worded the same
+        if isinstance(e, TimeoutError) or isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
+            return f"no answer within {2 * self.timeout:g} s"
         text = self.redact.text(one_line(str(inner) or type(inner).__name__, 160))
         if "refused" in text.lower():
             return "connection refused"
