@@ -179,8 +179,7 @@ class McpClient:
 
     def _why(self, e: BaseException) -> str:
         inner = _leaf(e)
-        # the SDK's own HTTP client times out first under load (httpx's ReadTimeout ...): the
-        # same fault as our deadline, worded the same
+        # the SDK's HTTP client may time out first (httpx's ReadTimeout): the same fault
         if isinstance(e, TimeoutError) or isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
             return f"no answer within {2 * self.timeout:g} s"
         text = self.redact.text(one_line(str(inner) or type(inner).__name__, 160))
