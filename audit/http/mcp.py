@@ -179,8 +179,7 @@ class McpClient:
 
     def _why(self, e: BaseException) -> str:
         inner = _leaf(e)
-        # the SDK's HTTP client may time out first (httpx's ReadTimeout): the same fault
-        if isinstance(e, TimeoutError) or isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
+        if any(isinstance(x, TimeoutError) or type(x).__name__.endswith("Timeout") for x in (e, inner)):  # httpx's too
             return f"no answer within {2 * self.timeout:g} s"
         text = self.redact.text(one_line(str(inner) or type(inner).__name__, 160))
         if "refused" in text.lower():
