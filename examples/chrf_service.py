@@ -229,7 +229,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     missing = missing_modules()
     if missing:  # one line, no traceback
-        print(f"chrf_service: error: needs {', '.join(missing)}: pip install 'chrf-audit[service]'", file=sys.stderr)
+        print(f"chrf_service: error: needs {', '.join(missing)}: pip install -e '.[service]' in chrf-audit's clone", file=sys.stderr)
         return 2
     serve(create_app(delay=args.delay_ms / 1000), args.host, args.port)
     return 0

@@ -298,7 +298,7 @@ def test_the_example_service_without_starlette_is_one_line_not_a_traceback():
             f"runpy.run_path({str(example)!r}, run_name='__main__')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.splitlines() == ["chrf_service: error: needs starlette: pip install 'chrf-audit[service]'"]
+    assert proc.stderr.splitlines() == ["chrf_service: error: needs starlette: pip install -e '.[service]' in chrf-audit's clone"]
 
 
 def test_the_contract_table_wraps_within_the_width():

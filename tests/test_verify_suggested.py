@@ -202,9 +202,11 @@ def test_target_packages_of_builtin_names():
     assert Target(impl="nltk").packages() == ["nltk"]
 
 
-def test_enrich_verifies_through_the_shared_path(monkeypatch):
+def test_enrich_verifies_through_the_shared_path(monkeypatch, tmp_path):
     """``enrich(verify=True)`` marks a suggested nltk patch verified through
-    ``verify_suggested`` (one finding, one verification)."""
+    ``verify_suggested`` (one finding, one verification; an empty verification cache, so
+    that it is computed here)."""
+    monkeypatch.setenv("CHRF_AUDIT_CACHE", str(tmp_path))
     from audit.enrich import enrich
     from audit.findings import AuditResult
     from tests.fixtures.report_examples import example_result

@@ -23,9 +23,8 @@ import json
 from typing import Any, Optional
 
 from ..errors import UsageError
-from ..files.jsontext import nested_deeper
 from . import schemas
-from .spec import Contract, builtin_names, load, parse
+from .spec import Contract, builtin_names, load, load_json, parse
 
 #: the parts of two chrf-audit contracts compared (identity, title, source and notes are words)
 COMPARED = ("metric", "request", "mcp", "response", "errors", "parameters", "limits", "validation_order",
@@ -50,14 +49,7 @@ def read(text: str, origin: str) -> tuple[Contract, list, str]:
     """(the contract to audit with, the differences from the built-in contract of the same
     name@version, "document" or "built-in": which one is audited).  UsageError (one line
     naming ``origin``) for anything that is not one of the two forms."""
-    try:
-        doc = json.loads(text)
-    except ValueError as e:
-        raise UsageError(f"{origin}: invalid JSON: {str(e)[:120]}") from None
-    except RecursionError:
-        raise UsageError(f"{origin}: invalid JSON (nested too deeply)") from None
-    if nested_deeper(doc, schemas.MAX_DEPTH):
-        raise UsageError(f"{origin}: not a contract: nested deeper than {schemas.MAX_DEPTH} levels")
+    doc = load_json(text, origin, "a contract", 120)
     if isinstance(doc, dict) and "contract_format" in doc:
         contract = parse(text, origin)
         builtin = _builtin(contract.id)

@@ -231,17 +231,24 @@ def load(spec: str) -> Contract:
     return parse(read_text(path, "a contract file"), origin)
 
 
-def parse(text: str, origin: str) -> Contract:
-    """A contract from its JSON ``text`` (a file's, or a document a service published);
-    UsageError (one line naming ``origin``) when it is not a valid contract."""
+def load_json(text: str, origin: str, what: str, shown: Optional[int] = None):
+    """The JSON value of ``text``, bounded in depth; UsageError (one line naming ``origin``,
+    ``what`` it is not; the parser's message cut at ``shown`` characters) otherwise."""
     try:
         doc = json.loads(text)
     except ValueError as e:
-        raise UsageError(f"{origin}: invalid JSON: {e}") from None
+        raise UsageError(f"{origin}: invalid JSON: {str(e)[:shown]}") from None
     except RecursionError:
         raise UsageError(f"{origin}: invalid JSON (nested too deeply)") from None
     if nested_deeper(doc, schemas.MAX_DEPTH):
-        raise UsageError(f"{origin}: not a contract file: nested deeper than {schemas.MAX_DEPTH} levels")
+        raise UsageError(f"{origin}: not {what}: nested deeper than {schemas.MAX_DEPTH} levels")
+    return doc
+
+
+def parse(text: str, origin: str) -> Contract:
+    """A contract from its JSON ``text`` (a file's, or a document a service published);
+    UsageError (one line naming ``origin``) when it is not a valid contract."""
+    doc = load_json(text, origin, "a contract file")
     errors = schemas.errors(CONTRACT_SCHEMA, doc)
     if errors:
         raise UsageError(f"{origin}: not a contract file: {errors[0]}")

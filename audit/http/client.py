@@ -69,6 +69,16 @@ class RequestBudgetExhausted(UsageError):
     """``--max-requests`` was reached before the audit was done."""
 
 
+def count_request(client) -> None:
+    """One more request of ``client`` (its ``_lock``, ``requests``, ``max_requests``), or
+    RequestBudgetExhausted when ``--max-requests`` is spent (retries are not counted)."""
+    with client._lock:
+        if client.max_requests is not None and client.requests >= client.max_requests:
+            raise RequestBudgetExhausted(
+                f"--max-requests {client.max_requests} reached before the audit was done (retries not "
+                f"counted); raise it or lower --max-examples")
+        client.requests += 1
+
 @dataclass(frozen=True)
 class Reply:
     """What one request came to."""
@@ -201,12 +211,7 @@ class HttpClient:
         called at most once: when the first attempt's request is written, before its answer
         is read (not at all if that attempt fails before, so the caller's work must not
         depend on it having run; what it raises, ``send`` raises)."""
-        with self._lock:
-            if self.max_requests is not None and self.requests >= self.max_requests:
-                raise RequestBudgetExhausted(
-                    f"--max-requests {self.max_requests} reached before the audit was done (retries not "
-                    f"counted); raise it or lower --max-examples")
-            self.requests += 1
+        count_request(self)
         data = body if isinstance(body, bytes) else json.dumps(body, ensure_ascii=True).encode("ascii")
         attempt = 0
         while True:

@@ -37,7 +37,7 @@ import time
 from typing import Any, Callable, Optional
 
 from ..errors import UsageError
-from .client import MAX_BODY, RETRY_BUDGET_TIMEOUTS, RequestBudgetExhausted, Reply, one_line, parse_json
+from .client import MAX_BODY, RETRY_BUDGET_TIMEOUTS, Reply, count_request, one_line, parse_json
 from .secrets import Redactor, url_secrets
 
 #: how the SDK's streamable HTTP client words an answer it could not read (it makes a JSON-RPC
@@ -178,9 +178,9 @@ class McpClient:
         return public_url(self.url)
 
     def _why(self, e: BaseException) -> str:
-        if isinstance(e, TimeoutError):
-            return f"no answer within {2 * self.timeout:g} s"
         inner = _leaf(e)
+        if any(isinstance(x, TimeoutError) or type(x).__name__.endswith("Timeout") for x in (e, inner)):  # httpx's too
+            return f"no answer within {2 * self.timeout:g} s"
         text = self.redact.text(one_line(str(inner) or type(inner).__name__, 160))
         if "refused" in text.lower():
             return "connection refused"
@@ -192,12 +192,7 @@ class McpClient:
     def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None) -> Reply:
         """One tool call carrying ``body`` (the contract's request body) with its retries;
         ``on_written`` runs once the call is on its way, while the server answers."""
-        with self._lock:
-            if self.max_requests is not None and self.requests >= self.max_requests:
-                raise RequestBudgetExhausted(
-                    f"--max-requests {self.max_requests} reached before the audit was done (retries not "
-                    f"counted); raise it or lower --max-examples")
-            self.requests += 1
+        count_request(self)
         arguments = self.arguments(body)
         attempt = 0
         while True:

@@ -37,6 +37,10 @@ def _env(first: Optional[Path]) -> dict:
 
     env = worker_env(first, with_cwd=False)
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    # the caller's own pytest settings are not the library's (a PYTEST_ADDOPTS naming a plugin
+    # of the caller's made every library test "could not run")
+    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
+        env.pop(name, None)
     return env
 
 

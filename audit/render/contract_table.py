@@ -83,8 +83,9 @@ def terminal_lines(implementation: str, table: Optional[dict], width: int = 100)
         return []
     rows = table["promises"]
     kept = sum(r["status"] == "kept" for r in rows)
-    out = [f"contract {_value(table['contract'], 200)} of {visible(implementation, keep='')}: {kept} of {len(rows)} "
-           "promises kept"]
+    # the count first: at any width the verdict is one unbroken phrase at the start of the line
+    out = [f"{kept} of {len(rows)} promises kept: contract {_value(table['contract'], 200)} of "
+           f"{visible(implementation, keep='')}"]
     name_w = max(len(_label(r)) for r in rows)
     for r in rows:
         if r["status"] == "kept":
