@@ -224,3 +224,55 @@ def test_a_call_counter_is_not_called_state():
     assert detail == ("scored 100.0 in the audit's process, 99.999 in a fresh one and 100.0 when called again "
                       "there: the same input gives different values (whether from a counter or chance, the calls "
                       "cannot tell)")
+
+
+# -- identities behind a bug no family describes (first-reference-only by an identity)
+
+def _topmost(wrap):
+    """``tests.planted_multibug.topmost_order``'s pervasive out-of-catalogue bug alone (the
+    score is the highest order's), with its reference list read by ``wrap`` (hyp, refs -> refs)."""
+    import tests.planted_multibug.topmost_order as top
+
+    sentence, _ = top._make(frozenset(top.UNCATALOGUED))
+
+    def score_many(inputs):
+        return [sentence(h, wrap(h, list(refs))) for [(h, refs)] in inputs]
+    return score_many
+
+
+def _identities(score_many) -> list[str]:
+    from audit.diagnose.relational import fit_identities
+
+    model = (TextVariant(), ScoreVariant())
+    return [f.family for f in fit_identities(score_many, ChrfParams(), "sentence", model, 3, 1e-9)]
+
+
+def test_the_first_reference_alone_is_named_behind_a_pervasive_unknown_bug():
+    """No model reproduces the scores (the highest order alone is scored), but the score of a
+    multi-reference input is exactly the implementation's own score against its first
+    reference, where the best reference, the mean and the first two would give others."""
+    assert _identities(_topmost(lambda h, refs: refs[:1])) == ["first-reference-only"]
+    assert _identities(_topmost(lambda h, refs: refs)) == []
+
+
+def test_references_after_the_first_two_ignored_are_not_the_first_alone(monkeypatch):
+    """The rival that reads the first two references agrees with the first alone wherever the
+    best reference is not second: the first alone is named only where inputs with the best
+    reference moved second refute the rival (without them, no name)."""
+    from audit.diagnose.relational import identities
+
+    assert _identities(_topmost(lambda h, refs: refs[:2])) == []
+    monkeypatch.setattr(identities, "_best_second", lambda score_many, scored: [])
+    assert _identities(_topmost(lambda h, refs: refs[:1])) == []
+
+
+def test_a_reference_string_read_as_characters_is_not_the_first_reference_alone(monkeypatch):
+    """A reference string iterated as a list ignores every reference after the first as well:
+    its score against one reference is the score against that reference's first character
+    (red without the check that refutes it)."""
+    from audit.diagnose.relational import identities
+
+    chars = _topmost(lambda h, refs: list(refs[0])[:1])
+    assert _identities(chars) == []
+    monkeypatch.setattr(identities, "_reads_whole_first_reference", lambda *a: True)
+    assert _identities(chars) == ["first-reference-only"]

@@ -42,7 +42,11 @@ def _weighted(which):
 #: by length, the first part alone) are refuted too.
 _IDENTITIES = {
     "sentence": [("references-averaged", "references", "mean", _mean),
-                 ("first-reference-only", None, None, lambda whole, ps: ps[0])],
+                 ("first-reference-only", "references", "first", lambda whole, ps: ps[0]),
+                 # rivals only: the definition's best reference, and the references after the
+                 # first two ignored (the smallest K of references-beyond-first-ignored)
+                 ("the best reference", None, None, lambda whole, ps: max(ps)),
+                 ("references-beyond-first-ignored", None, None, lambda whole, ps: max(ps[:2]))],
     "corpus": [("corpus-macro-average", "macro", True, _mean),
                ("corpus-length-weighted-mean", "macro", "hypothesis-length", _weighted("hypothesis")),
                ("corpus-length-weighted-mean", "macro", "reference-length", _weighted("reference")),
@@ -64,6 +68,8 @@ def _identity_fit(score_many, params, level, model, rows, tolerance, exclude, ki
         i += 1 + len(parts)
         if all(v is not None for v in vals):
             scored.append((whole, parts, vals[0], vals[1:]))
+    if kind == "sentence":
+        scored += _best_second(score_many, scored)
     for fam, field, value, ident in _IDENTITIES[kind]:
         if fam in exclude or field is None or any(f.family == fam for f in fits):
             continue
@@ -84,12 +90,52 @@ def _identity_fit(score_many, params, level, model, rows, tolerance, exclude, ki
             else:
                 broken += 1
         if broken == 0 and agreed >= MIN_DECISIVE and all(n >= MIN_REFUTED for n in refuted.values()):
+            if fam == "first-reference-only" and not _reads_whole_first_reference(score_many, scored, tolerance):
+                continue  # a reference string read as a list reads only the first one as well
             rivals = sorted({_IDENTITIES[kind][i][0] for i in refuted} - {fam})
             fits.append(RelationalFit(fam, "score", field, value, agreed, decisive, decisive, example,
                                       holds=_identity_relation(score_many, params, level, model, variant, ident,
                                                                tolerance, lambda w: _parts(level, w)),
                                       rivals=tuple(rivals)))
     return fits
+
+
+def _best_second(score_many, scored) -> list:
+    """Each input whose best-scoring reference (by the implementation's own scores) comes
+    third or later, again with that reference moved second: where the references after the
+    first two are ignored, the score is then the better of the first two, where all after the
+    first are, the first's (the parts are the same, so their scores are reused)."""
+    moved = []
+    for whole, parts, _, ps in scored:
+        (h, refs), = whole
+        j = max(range(len(ps)), key=ps.__getitem__)
+        if j >= 2:
+            order = [0, j] + [k for k in range(1, len(refs)) if k != j]
+            moved.append(([(h, [refs[k] for k in order])], [parts[k] for k in order], [ps[k] for k in order]))
+    values = score_many([w for w, _, _ in moved]) if moved else []
+    return [(w, parts, v, ps) for (w, parts, ps), v in zip(moved, values) if v is not None]
+
+
+def _reads_whole_first_reference(score_many, scored, tolerance) -> bool:
+    """The rival ``reference-string-as-list`` ignores every reference after the first too: it
+    reads a reference string as its characters, so the score against one reference ``r`` is
+    the score against ``r[0]`` alone (its first character), or the best over its characters.
+    Refuted on ``MIN_REFUTED`` inputs where the first reference's own score is neither."""
+    refuted = 0
+    for whole, parts, _, ps in scored:
+        (h, refs), = whole
+        first = refs[0]
+        chars = list(dict.fromkeys(first))
+        if len(first) < 2 or len(chars) > 12:
+            continue
+        got = score_many([[(h, [c])] for c in chars])
+        if None in got:
+            continue
+        if abs(ps[0] - got[0]) > tolerance and abs(ps[0] - max(got)) > tolerance:
+            refuted += 1
+            if refuted >= MIN_REFUTED:
+                return True
+    return False
 
 
 def _decisive(whole, params, level, model, variant, tolerance) -> bool:
