@@ -23,7 +23,8 @@ MODULES = planted.modules()
 
 
 def _audit(module: str) -> list[tuple]:
-    """(family, level, title, explanation, evidence, fit by level) of each finding."""
+    """(family, level, title, explanation, evidence, repro inputs) of each finding; fit and
+    conformance by level."""
     from audit.adapters import resolve
     from audit.collect.runner import run_audit
 
@@ -36,7 +37,8 @@ def _audit(module: str) -> list[tuple]:
         for a in adapters:
             a.close()
     [summary] = result.adapters
-    return {"findings": [(f.family, f.level, f.title, list(f.explanation), f.evidence) for f in summary.findings],
+    return {"findings": [(f.family, f.level, f.title, list(f.explanation), f.evidence, f.minimal.inputs)
+                         for f in summary.findings],
             "fit": summary.fit, "conformance": summary.conformance}
 
 
@@ -59,9 +61,23 @@ def _honest(name: str, family: str) -> bool:
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_catalogued_bug_is_named(audits, module):
+    """Every catalogued bug but those the module declares ``HIDDEN`` (behind a pervasive bug no
+    family describes, no evidence a name needs reaches them: issue 30's recall cost)."""
     names = {f[0] for f in audits[module]["findings"]}
-    missed = sorted(set(_module(module).BUGS) - names)
+    missed = sorted(set(_module(module).BUGS) - getattr(_module(module), "HIDDEN", set()) - names)
     assert not missed, f"{module}: {missed} not named; findings {sorted(names)}"
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if getattr(_module(m), "HIDDEN", None)])
+def test_the_recall_lost_is_the_declared_one_and_left_unexplained(audits, module):
+    """A hidden bug is not named (were it named, the declaration would be stale: it is exact),
+    its divergences stay in an unexplained row, and the fit explains less than it observed."""
+    out = audits[module]
+    names = {f[0] for f in out["findings"]}
+    hidden = _module(module).HIDDEN
+    assert not hidden & names, f"{module}: {sorted(hidden & names)} named now: drop them from HIDDEN"
+    assert "unexplained" in names, names
+    assert any(f["explained"] < f["observed"] for f in out["fit"].values()), out["fit"]
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -191,6 +191,8 @@ def test_declarations_are_well_formed(name):
     assert 2 <= len(module.BUGS) + len(module.UNCATALOGUED) <= 5
     assert isinstance(module.ALLOWED, set) and module.ALLOWED <= known and not module.ALLOWED & set(module.BUGS)
     assert isinstance(module.PERVASIVE, bool)
+    hidden = getattr(module, "HIDDEN", set())  # only behind a pervasive bug no family describes
+    assert isinstance(hidden, set) and hidden <= set(module.BUGS) and (not hidden or module.PERVASIVE and module.UNCATALOGUED)
     assert set(module.WITNESSES) == set(module.BUGS) | set(module.UNCATALOGUED)
     for level, inputs in module.WITNESSES.values():
         assert level in ("sentence", "corpus") and (isinstance(inputs, dict) or

@@ -19,6 +19,11 @@ BUGS = {
 UNCATALOGUED = [_DAMP]
 ALLOWED: set = set()
 PERVASIVE = True
+#: Catalogued bugs that no evidence the audit names by reaches (issue 30: the recall the rule costs):
+#: behind the pervasive _DAMP no model reproduces a score they change, and no identity
+#: over the implementation's own scores describes a text-stage deviation; they stay inside
+#: the unexplained rows, and the fit says it explains less than it observed.
+HIDDEN = {"whitespace-set-ascii"}
 WITNESSES = {
     _DAMP: ("sentence", dict(hypothesis="abc", references=["abc"])),
     "whitespace-set-ascii": ("sentence", dict(hypothesis="a\u00a0b", references=["ab"])),

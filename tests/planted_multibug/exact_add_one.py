@@ -19,6 +19,11 @@ BUGS = {
 UNCATALOGUED = [_ADD_ONE]
 ALLOWED = {"empty-input-perfect"}  # add-one smoothing scores an empty pair 100 too
 PERVASIVE = True
+#: Catalogued bugs that no evidence the audit names by reaches (issue 30: the recall the rule costs):
+#: behind the pervasive _ADD_ONE no model reproduces a score they change, and no identity
+#: over the implementation's own scores describes a text-stage deviation; they stay inside
+#: the unexplained rows, and the fit says it explains less than it observed.
+HIDDEN = {"utf8-bytes"}
 WITNESSES = {
     _ADD_ONE: ("sentence", dict(hypothesis="abc", references=["abd"])),
     "utf8-bytes": ("sentence", dict(hypothesis="é", references=["è"])),

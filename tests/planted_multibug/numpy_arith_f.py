@@ -22,6 +22,11 @@ BUGS = {
 UNCATALOGUED = [_ARITH]
 ALLOWED: set = set()
 PERVASIVE = True
+#: Catalogued bugs that no evidence the audit names by reaches (issue 30: the recall the rule costs):
+#: behind the pervasive _ARITH no model reproduces a score they change, and no identity
+#: over the implementation's own scores describes a text-stage deviation; they stay inside
+#: the unexplained rows, and the fit says it explains less than it observed.
+HIDDEN = {"utf16-code-units"}
 WITNESSES = {
     _ARITH: ("sentence", dict(hypothesis="abcd", references=["abd"])),
     "utf16-code-units": ("sentence", dict(hypothesis="\U0001f600a", references=["\U0001f600b"])),
