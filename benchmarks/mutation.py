@@ -43,9 +43,9 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     # (test_stats_families is about audit/stats, not these score families: it never reaches audit/diagnose)
     "diagnose": (["audit/diagnose"], ["tests/test_classify_names.py", "tests/test_text_model_grams.py",
                                       "tests/test_models_identity.py", "tests/test_deviation_registry.py",
-                                      "tests/test_targeted_inputs.py"]),
-    # fitting is reached through whole audits only (in process: test_classify_names runs audit_level)
-    "fitting": (["audit/collect/fitting.py"], ["tests/test_classify_names.py"]),
+                                      "tests/test_targeted_inputs.py", "tests/test_diagnose_rules.py"]),
+    # fitting: whole audits in process (test_classify_names runs run_audit) and its rules on one checker
+    "fitting": (["audit/collect/fitting.py"], ["tests/test_classify_names.py", "tests/test_fitting_rules.py"]),
     # verification and patches: the tests that judge hand-made validations, not the ones that
     # verify real patches end to end (~8 min a run on 2 cores: test_patch_judge's nltk patches,
     # test_verify_suggested, test_validate_patch's audits), which would run again for every mutant
