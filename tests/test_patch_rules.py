@@ -240,4 +240,5 @@ def test_verify_suggested_asks_each_side_the_right_repros(monkeypatch, tmp_path)
     assert v.default_check == {"unchanged": False, "changed": ["opt"]}
     assert v.repro_checks["opt"]["after_raw"] == "after-0" and v.repro_checks["opt"]["holds"]
     plain = v.repro_checks["plain"]
-    assert plain["holds"] and not plain["minimal"] and (plain["before_raw"], plain["after_raw"]) == ("before-c", "after-2")
+    assert plain["holds"] and not plain["minimal"]
+    assert (plain["before_raw"], plain["after_raw"]) == ("before-c", "after-2")
