@@ -16,6 +16,7 @@ from reference_impl import corpus_score, sentence_score
 
 from ..diagnose.claims_probe import family as ignored_family
 from ..diagnose.classify import Classifier, score_segments
+from ..diagnose.conformance import UnitScores
 from ..diagnose.families import SIGNATURE_PREFIX
 
 _OUTCOME_FAMILY = {"exception": "exception", "crash": "crash", "timeout": "timeout", "invalid": "invalid-output"}
@@ -68,7 +69,7 @@ class Observation:
 
 
 
-class Checker:
+class Checker(UnitScores):
     """Scores one input on both sides and classifies the difference.
 
     One checker serves one (implementation, level) unit of an audit: the classifier's

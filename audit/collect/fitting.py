@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from ..diagnose import claims_probe, deviations, reduce, relational
 from .checker import Checker, Observation
 from ..diagnose.classify import score_many
-from ..diagnose.deviations.triggers import pool as trigger_pool
+from ..diagnose.deviations.triggers import one_segment, pool as trigger_pool
 from ..diagnose.explain import Explanation
 from ..diagnose.models import agrees, predict
 from ..diagnose.variants import ScoreVariant, TextVariant
@@ -190,6 +190,15 @@ def fit_relations(checker: Checker, level: str, found: dict, tick: Callable[[], 
     return fits
 
 
+def repro_level(family: str, level: str) -> str:
+    """The level whose trigger inputs (and reduction seed) start ``family``'s repro at
+    ``level``.  A family whose triggers are one-segment inputs starts from the sentence
+    level's at both levels, so its corpus repro is, wherever the family shows alike on one
+    segment, the sentence repro as a one-segment corpus: the two levels show the same
+    hypothesis and reference, not two mirror-image inputs drawn apart (issue 29, item 16)."""
+    return "sentence" if one_segment(family) else level
+
+
 def reduce_repros(checker: Checker, level: str, found: dict, *, seed: int, tick: Callable[[], None],
                   profile=None) -> dict[str, Observation]:
     """family -> its repro observation, for every family the model fitted at this level
@@ -204,7 +213,8 @@ def reduce_repros(checker: Checker, level: str, found: dict, *, seed: int, tick:
     for fam in fams:
         if fam.startswith("parameter-ignored-"):
             continue
-        pool = trigger_pool(fam, params, level, adapter.supports.refs_limit(nrefs))
+        start_level = repro_level(fam, level)
+        pool = trigger_pool(fam, params, start_level, adapter.supports.refs_limit(nrefs))
         pool = [s for s in pool if all(adapter.supports.takes(len(rs)) for _, rs in s)]
         values = score_many(adapter, level, pool) if pool else []
         tiers = [reduce.tier(s, v, fam, model, params, level, scale, checker.tolerance) for s, v in zip(pool, values)]
@@ -215,7 +225,7 @@ def reduce_repros(checker: Checker, level: str, found: dict, *, seed: int, tick:
         ranked = sorted((reduce.others_mattering(s, fam, model, params, level, checker.tolerance), i)
                         for i, (s, t) in enumerate(zip(pool, tiers)) if t == best)
         others, start = ranked[0][0], pool[ranked[0][1]]
-        obs = _reduce(checker, level, fam, model, best, start, others, seed=derived_seed(seed, level, "reduce", fam),
+        obs = _reduce(checker, level, fam, model, best, start, others, seed=derived_seed(seed, start_level, "reduce", fam),
                       tick=tick, profile=profile)
         if obs is not None:
             out[fam] = obs

@@ -177,7 +177,7 @@ def audit_level(adapter, level: str, *, seed: int = settings.default("seed"), ma
     phase[0] = f"{level} (conformance)"
     out = LevelAudit(level=level, findings=_findings(adapter, found, evidence=checker.classifier.evidence,
                                                      repros=repros),
-                     conformance=level_conformance(checker, adapter, found, level),
+                     conformance=level_conformance(checker, adapter.claims.params(), found, level),
                      examples=count[0], checked=True, fit=fit_summary(checker, level))
     out.elapsed = time.monotonic() - start
     return out
