@@ -219,8 +219,7 @@ def locate(proc: Procedure, check: str, z_stat: float, z_sent: float, test: str,
     on the sentence-score model only (``sentence-scores``), or on neither (``construction``:
     never ``low-precision``, which only a replay of the procedure's own draw can establish).
     An unseeded procedure's answer is shown as ``VARIES`` (``unseeded``)."""
-    actual = {k: VARIES for k in ans.out.values} if unseeded(proc) and isinstance(ans.out.values, dict) \
-        else ans.out.values
+    actual = shown_values(ans, unseeded(proc))
     if z_stat <= T.Z:
         return CheckResult(proc.name, "sentence-scores", check, "pass",
                            f"{what} agrees with the float64 model over summed statistics",
@@ -248,6 +247,12 @@ def unseeded(proc: Procedure) -> bool:
 
 #: what an unseeded answer's number is replaced with in a report
 VARIES = "unseeded, varies from run to run"
+
+
+def shown_values(ans: Answer, varies: bool):
+    """An answer's values as a report shows them (an unseeded one's digits are not shown)."""
+    vals = ans.out.values
+    return {k: VARIES for k in vals} if varies and isinstance(vals, dict) else vals
 
 
 def side(p: float, at: float = 0.05) -> str:

@@ -9,7 +9,8 @@ import numpy as np
 
 from . import data as D
 from . import stat_tests as T
-from .checks import VARIES, Answer, CheckResult, Evaluation, Session, fmt, locate, side, unseeded, unusable, z_side
+from .checks import (VARIES, Answer, CheckResult, Evaluation, Session, fmt, locate, shown_values, side, unseeded,
+                     unusable, z_side)
 from .models import paired_model
 
 MODEL_TRIALS = 4000    # trials of the float64 models a p-value is located against
@@ -112,12 +113,12 @@ def _pairing(sess: Session, corpora, ab: Answer, as_: Answer, sa: Answer, doc) -
         res.append(CheckResult(proc.name, "pairing", "paired segments", "finding",
                                f"a degradation of every segment gets {show(p['ab'])}: segment i of one system "
                                "is not compared with segment i of the other", test, ab.rec,
-                               {"p_value": m_ab}, _shown(ab, varies), evidence=ev))
+                               {"p_value": m_ab}, shown_values(ab, varies), evidence=ev))
     elif p["as"] <= 0.05:
         res.append(CheckResult(proc.name, "pairing", "paired segments", "finding",
                                f"after shuffling one system inside groups of identical references (scores "
                                f"unchanged, pairing broken) the test still gives {show(p['as'])}: it "
-                               "ignores the pairing", test, as_.rec, {"p_value": m_as}, _shown(as_, varies), evidence=ev))
+                               "ignores the pairing", test, as_.rec, {"p_value": m_as}, shown_values(as_, varies), evidence=ev))
     else:
         res.append(CheckResult(proc.name, "pairing", "paired segments", "pass",
                                f"{show(p['ab'])} paired, {show(p['as'])} with the pairing broken", test, evidence=ev))
@@ -130,17 +131,11 @@ def _pairing(sess: Session, corpora, ab: Answer, as_: Answer, sa: Answer, doc) -
                 f"reference set) the test gives " + (show(got["p_value"]) if got else
                 f"{doc.out.kind}: {doc.out.detail}") + " where the segment-major call gives "
                 + (show(p["ab"]) if p["ab"] is not None else "no p-value"),
-                test, doc.rec, {"p_value": m_ab}, _shown(doc, varies), doc.out.kind, evidence=ev))
+                test, doc.rec, {"p_value": m_ab}, shown_values(doc, varies), doc.out.kind, evidence=ev))
         else:
             res.append(CheckResult(proc.name, "pairing", "documented argument layout", "pass",
                                    f"the documented layout gives {show(got['p_value'])}", test))
     return res
-
-
-def _shown(ans: Answer, varies: bool):
-    """An answer's values as a report shows them (an unseeded one's digits are not shown)."""
-    vals = ans.out.values
-    return {k: VARIES for k in vals} if varies and isinstance(vals, dict) else vals
 
 
 def _nulls(s, params):
