@@ -30,8 +30,7 @@ class FindingDetails:
     snippet_language: str = "python"  # or "sh" (an external program's protocol request)
     root_cause: Optional[dict] = None  # {file, path, line, function, excerpt, why}
     patch: Optional[dict] = None  # {"diff", "description", "verified": bool | None (not checked)}
-    scope: Optional[dict] = None  # the scope sweep (audit.upstream.sweeps)
-    chart: Optional[str] = None  # the sweep's chart, relative to the report directory
+    scope: Optional[dict] = None  # the scope sweep (audit.upstream.sweeps); its chart's file is the renderers' to name
     #: metamorphic findings: the reference's exact value on the repro ("n/d", float), beside
     #: the "expected" that is the implementation's own score before the transformation
     reference_value: Optional[tuple] = None
@@ -43,11 +42,11 @@ class FindingDetails:
 
 @dataclass
 class EnrichedResult:
-    """An ``AuditResult`` with its environment, report slugs and per-finding details."""
+    """An ``AuditResult`` with its environment and per-finding details (the report files'
+    names are the renderers': ``audit.render.json_report.build``)."""
 
     result: Any  # audit.findings.AuditResult
     environment: dict  # chrf_audit, reference_impl, python, platform, packages
-    slugs: dict[str, str]  # implementation -> report file stem
     details: dict[FindingKey, FindingDetails] = field(default_factory=dict)
     #: implementation -> its impact record (``--impact-data``: audit.impact's study, plain
     #: data, optional ``by_family``), None when no impact was asked for

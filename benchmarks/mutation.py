@@ -28,17 +28,36 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: module name -> (files to mutate, test files that state its rules)
+#: the judge's tests on hand-made validations (no process, no real patch)
+JUDGE = ["tests/test_patch_judge.py::test_verified_only_when_everything_holds",
+         "tests/test_patch_judge.py::test_a_partial_fix_is_not_verified",
+         "tests/test_patch_judge.py::test_each_reason_not_verified",
+         "tests/test_verify_suggested.py::test_judge_classifies_replays_without_processes",
+         "tests/test_patch_rules.py"]
+
+#: module name -> (files to mutate, test files (or node ids) that state its rules)
 MODULES: dict[str, tuple[list[str], list[str]]] = {
     "reference_impl": (["reference_impl"],
                        ["tests/test_reference_examples.py", "tests/test_reference_matching.py",
                         "tests/test_reference_errors.py", "tests/test_reference_boundaries.py"]),
-    "diagnose": (["audit/diagnose"], ["tests/test_classify_names.py", "tests/test_stats_families.py"]),
-    # fitting is reached through whole audits only (in process: test_classify_names runs audit_level)
-    "fitting": (["audit/collect/fitting.py"], ["tests/test_classify_names.py"]),
+    # (test_stats_families is about audit/stats, not these score families: it never reaches audit/diagnose)
+    "diagnose": (["audit/diagnose"], ["tests/test_classify_names.py", "tests/test_text_model_grams.py",
+                                      "tests/test_models_identity.py", "tests/test_deviation_registry.py",
+                                      "tests/test_targeted_inputs.py", "tests/test_diagnose_rules.py"]),
+    # fitting: whole audits in process (test_classify_names runs run_audit) and its rules on one checker
+    "fitting": (["audit/collect/fitting.py"], ["tests/test_classify_names.py", "tests/test_fitting_rules.py"]),
+    # verification and patches: the tests that judge hand-made validations, not the ones that
+    # verify real patches end to end (~8 min a run on 2 cores: test_patch_judge's nltk patches,
+    # test_verify_suggested, test_validate_patch's audits), which would run again for every mutant
     "verification": (["audit/enrich/verification.py", "audit/patches/suggested.py"],
-                     ["tests/test_patch_judge.py", "tests/test_verify_suggested.py"]),
-    "patches": (["audit/patches"], ["tests/test_patch_judge.py", "tests/test_validate_patch.py"]),
+                     [*JUDGE, "tests/test_verify_cache.py", "tests/test_verification_jobs.py",
+                      "tests/test_enrich.py::test_verifications_come_from_the_caller_only",
+                      "tests/test_enrich.py::test_start_verification_futures_by_patch"]),
+    "patches": (["audit/patches"], [
+        *JUDGE, "tests/test_hostile_patch.py",
+        "tests/test_validate_patch.py::test_fixed_means_the_reference_value_not_another_wrong_one",
+        "tests/test_validate_patch.py::test_usage_errors", "tests/test_validate_patch.py::test_bad_diff_is_exit_2",
+        "tests/test_validate_patch.py::test_call_option_usage_errors"]),
     "contract_judge": (["audit/contract/judge.py"], ["tests/test_contract_readings.py",
                                                      "tests/test_contract_judge_rules.py"]),
     "baseline": (["audit/gate/baseline.py"], ["tests/test_baseline_dates.py", "tests/test_baseline_load.py",
@@ -50,7 +69,7 @@ def run_module(name: str, sample: int, seed: int, workers: int, lines: str, time
                tests: list[str] | None = None) -> dict:
     targets, default_tests = MODULES[name]
     tests = tests or default_tests
-    tests = [t for t in tests if (ROOT / t).exists()]
+    tests = [t for t in tests if (ROOT / t.split("::")[0]).exists()]  # files or node ids
     env = dict(os.environ, MUTATION_SAMPLE=str(sample), MUTATION_SEED=str(seed), MUTATION_LINES=lines,
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "benchmarks"), os.environ.get("PYTHONPATH")])))
     report = ROOT / "coverage" / "gremlins" / "gremlins.json"
@@ -90,7 +109,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=int, default=300,
                     help="seconds one mutant's tests may take (hang detection only; generous on a loaded machine)")
     ap.add_argument("--lines", default="", help="only the mutants on these lines (file:line,...), e.g. survivors")
-    ap.add_argument("--tests", default="", help="these test files (comma-separated) instead of the module's own")
+    ap.add_argument("--tests", default="", help="these test files or node ids (comma-separated) instead of the module's own")
     ap.add_argument("--json", type=Path, help="write the per-module results here")
     args = ap.parse_args(argv)
     try:

@@ -111,6 +111,12 @@ def paired_unseeded(hyps_a, hyps_b, references, resamples=1000, seed=0):
     return paired_correct(hyps_a, hyps_b, references, resamples, None)
 
 
+def paired_no_seed(hyps_a, hyps_b, references, resamples=1000):
+    """Correct, and takes no seed (as evaluatio's chrf_permutation_test): each call draws its
+    permutations from fresh operating-system entropy, so its p-values change every run."""
+    return paired_correct(hyps_a, hyps_b, references, resamples, None)
+
+
 def paired_moses(hyps_a, hyps_b, references, resamples=1000, seed=0):
     """Bug: sacreBLEU's (Moses) paired bootstrap statistic, |d_r| - mean|d_r| > |observed|:
     anti-conservative, and a system compared with itself gets p = 1/(N+1)."""

@@ -48,7 +48,6 @@ def test_details_keyed_by_implementation_family_level():
 
     f = res.findings[0]
     assert e.of(copy.deepcopy(f)) is e.of(f)
-    assert e.slugs == {"nltk": "nltk", "sacrebleu": "sacrebleu"}
     assert e.environment["packages"]["nltk"] == res.adapters[0].version
 
 
@@ -187,7 +186,7 @@ def test_no_sweep_for_unknown_implementations_and_families():
     ])
     scorer = AdapterScorer()
     e = enrich(res, scorer=scorer)
-    assert all(d.scope is None and d.chart is None for d in e.details.values())
+    assert all(d.scope is None for d in e.details.values())
     assert scorer.calls == 0 and scorer._adapters == {}
 
 

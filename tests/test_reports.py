@@ -104,12 +104,19 @@ def test_byte_identical(result, tmp_path):
 
 
 def test_timestamp_is_one_separate_field(result, tmp_path):
-    (tmp_path / "t.json").write_bytes(json_report.render(document(enrich(result), timestamp=True))["audit.json"])
+    """The time comes in (the command reads the clock: ``writing.run_time``); the document
+    builder reads none (issue 34 item 5)."""
+    from audit.commands.writing import run_time
+
+    (tmp_path / "t.json").write_bytes(
+        json_report.render(document(enrich(result), generated_at="2026-12-02T18:00:00Z"))["audit.json"])
     (tmp_path / "n.json").write_bytes(json_report.render(document(enrich(result)))["audit.json"])
     t = json.loads((tmp_path / "t.json").read_text())
     n = json.loads((tmp_path / "n.json").read_text())
     assert set(t) - set(n) == {"volatile"}
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t["volatile"]["generated_at"])
+    assert t["volatile"]["generated_at"] == "2026-12-02T18:00:00Z"
+    assert run_time(False) is None
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", run_time(True))
     t.pop("volatile")
     assert t == n
     jsonschema.Draft202012Validator(_schema()).validate(n)

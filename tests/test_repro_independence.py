@@ -50,6 +50,25 @@ def test_the_same_findings_and_repros_with_and_without_the_curated_cases(runs):
     assert len(from_empty["findings"]) == 7
 
 
+def test_a_family_shows_the_same_input_at_both_levels(runs):
+    """A family whose trigger inputs are one-segment inputs has, at the corpus level, the
+    sentence repro as a one-segment corpus: hypothesis and reference are not swapped between
+    the levels (issue 29 item 16: f-score-averaged showed hyp "aaaaaaa" ref "aaaaaa" and
+    1 seg: "aaaaaa"→"aaaaaaa", whitespace-set-white-space two different separators)."""
+    from audit.diagnose.deviations.triggers import one_segment
+
+    from_empty, _ = runs
+    repros = {(fam, level): repro for fam, level, repro, *_ in from_empty["findings"]}
+    compared = 0
+    for (fam, level), repro in repros.items():
+        if level != "corpus" or (fam, "sentence") not in repros or not one_segment(fam):
+            continue
+        sentence = repros[(fam, "sentence")]
+        assert repro == {"hypotheses": [sentence["hypothesis"]], "references": [sentence["references"]]}, fam
+        compared += 1
+    assert compared == 3  # requested-order-divisor, f-score-averaged, whitespace-set-white-space
+
+
 def test_the_readme_shows_these_repros(runs):
     """The README's sample table is this run's table (repro lines and numbers)."""
     from_empty, _ = runs

@@ -227,7 +227,11 @@ def test_evaluatio_documented_layout_drops_segments(fresh_stats_run, monkeypatch
         sess.close()
         assert res["paired segments"].status == "pass"
         layout = res["documented argument layout"]
-        assert layout.is_finding and layout.actual["p_value"] == 1.0
+        # unseeded: the report says where the p-value lies, not its digits; the answer itself is 1
+        assert layout.is_finding and layout.actual == {"p_value": "unseeded, varies from run to run"}
+        assert "the test gives p > 0.05 where the segment-major call gives p <= 0.05" in layout.summary
+        documented = [a for a in sess.answers if a.rec.get("layout") == "documented"]
+        assert len(documented) == 1 and documented[0].values == {"p_value": 1.0}
     finally:
         for p in procs:
             p.close()
@@ -280,3 +284,35 @@ def test_committed_stats_report_is_true_of_installed_sacrebleu():
     out = builtin.SacrebleuCI().ci(r["hypotheses"], r["references"], resamples=r["resamples"],
                                    alpha=r["alpha"], seed=r["seed"])
     assert out.kind == "exception" and out.detail == crash["summary"].split(": ", 1)[1]
+
+
+def test_an_unseeded_procedure_gives_the_same_report_bytes_every_run(tmp_path):
+    """A procedure without a seed (evaluatio's permutation test) answers a different p-value
+    on every call; ``chrf-audit stats`` reports where each lies, never its digits, so two runs
+    write the same bytes (issue 29 item 16: reports/stats could not be regenerated stably)."""
+    from tests.planted_stats import paired_no_seed
+
+    letters = FAST.rng(1).choice(list("abcdef"), (3, 40, 12))
+    refs, hyps_a, hyps_b = ([["".join(w)] for w in letters[0]], ["".join(w) for w in letters[1]],
+                            ["".join(w) for w in letters[2]])
+    drawn = {paired_no_seed(hyps_a, hyps_b, refs, resamples=10000) for _ in range(3)}
+    assert len(drawn) > 1  # the procedure really varies (all three equal: chance < 1e-4)
+
+    def run(out):
+        rc = main(["stats", "--paired", "tests.planted_stats:paired_no_seed", "--accepts", "resamples",
+                   "--trials", "40", "--quiet", "--reports-dir", str(out)])
+        assert rc == 0
+        return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+    first, second = run(tmp_path / "a"), run(tmp_path / "b")
+    assert first.keys() == second.keys()
+    assert [name for name in first if first[name] != second[name]] == []
+    assert sorted(first) == ["stats.json", "tests.md"]  # no histogram of p-values that change every run
+    md = first["tests.md"].decode()
+    assert "It takes no seed: its p-values are Monte Carlo draws" in md
+    assert "p <= 0.05 paired, p > 0.05 with the pairing broken" in md
+    doc = json.loads(first["stats.json"])
+    checks = {c["check"]: c for c in doc["implementations"][0]["checks"]}
+    assert checks["p-values under the null"]["status"] == "pass"
+    assert "ks" not in checks["p-values under the null"]["evidence"]
+    assert doc["implementations"][0]["null_p_values"] is None

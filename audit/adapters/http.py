@@ -7,7 +7,7 @@ up to ``max_segments`` segments at once, and every input's score is read from
 The search runs at the sentence level only: there the contract's metric and the
 reference's ``sacrebleu`` definition are the same (audit.contract.definition), while the
 corpus score is held to the contract's own definition by the contract checks
-(``audit.collect.service_contract``, run after the search by ``runner.finish_summary``).
+(``audit.collect.service_contract``, run after the search by ``audit.collect.unit.finish_summary``).
 
 Scores come as decimals with the contract's places, so the comparison with the exact
 reference allows one unit in the last place (``resolution``: a score rounded any way, half to

@@ -16,8 +16,9 @@ from reference_impl import corpus_score, sentence_score
 
 from ..diagnose.claims_probe import family as ignored_family
 from ..diagnose.classify import Classifier
-from ..diagnose.oracle import score_segments
+from ..diagnose.conformance import UnitScores
 from ..diagnose.families import SIGNATURE_PREFIX
+from ..diagnose.oracle import score_segments
 from .realtext import classes_of
 
 _OUTCOME_FAMILY = {"exception": "exception", "crash": "crash", "timeout": "timeout", "invalid": "invalid-output"}
@@ -73,7 +74,7 @@ class Observation:
 
 
 
-class Checker:
+class Checker(UnitScores):
     """Scores one input on both sides and classifies the difference.
 
     One checker serves one (implementation, level) unit of an audit: the classifier's

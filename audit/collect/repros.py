@@ -24,7 +24,8 @@ def reduce_repros(u) -> dict[str, Observation]:
     for fam in u.model.families():
         if fam.startswith("parameter-ignored-"):
             continue
-        pool = [s for s in trigger_pool(fam, params, level, u.refs_taken) if u.takes(s)]
+        start_level = repro_level(fam, level)
+        pool = [s for s in trigger_pool(fam, params, start_level, u.refs_taken) if u.takes(s)]
         values = u.checker.classifier.scores(u.adapter, level, pool) if pool else []
         tiers = [reduce.tier(s, v, fam, model, params, level, u.scale, tol) for s, v in zip(pool, values)]
         best = min((t for t in tiers if t is not None), default=None)
@@ -34,7 +35,7 @@ def reduce_repros(u) -> dict[str, Observation]:
         ranked = sorted((reduce.others_mattering(s, fam, model, params, level, tol), i)
                         for i, (s, t) in enumerate(zip(pool, tiers)) if t == best)
         others, start = ranked[0][0], pool[ranked[0][1]]
-        obs = _reduce(u, fam, model, best, start, others)
+        obs = _reduce(u, fam, model, best, start, others, seed_level=start_level)
         if obs is not None:
             out[fam] = obs
             if not any(fam in key for key in u.found):  # fitted on targeted inputs alone
@@ -42,9 +43,22 @@ def reduce_repros(u) -> dict[str, Observation]:
     return out
 
 
-def _reduce(u, family: str, model: tuple, wanted: int, start, others: int) -> Optional[Observation]:
+def repro_level(family: str, level: str) -> str:
+    """The level whose trigger inputs (and reduction seed) start ``family``'s repro at
+    ``level``.  A family whose triggers are one-segment inputs starts from the sentence
+    level's at both levels, so its corpus repro is, wherever the family shows alike on one
+    segment, the sentence repro as a one-segment corpus: the two levels show the same
+    hypothesis and reference, not two mirror-image inputs drawn apart (issue 29, item 16)."""
+    from ..diagnose.deviations.triggers import one_segment
+
+    return "sentence" if one_segment(family) else level
+
+
+def _reduce(u, family: str, model: tuple, wanted: int, start, others: int, *,
+            seed_level: Optional[str] = None) -> Optional[Observation]:
     """``start`` reduced while it stays in tier ``wanted`` (``audit.diagnose.reduce.tier``) with no
-    more of the model's other deviations mattering than on ``start``."""
+    more of the model's other deviations mattering than on ``start``; the reduction's seed is
+    derived from ``seed_level`` (default: the unit's level)."""
     from ..diagnose.oracle import score_many
 
     params, level, tol = u.params, u.level, u.checker.tolerance
@@ -55,14 +69,15 @@ def _reduce(u, family: str, model: tuple, wanted: int, start, others: int) -> Op
         value = score_many(u.adapter, level, [segs])[0]
         return reduce.tier(segs, value, family, model, params, level, u.scale, tol) == wanted
 
-    inputs = reduced(u, family, predicate, start, "reduce")
+    inputs = reduced(u, family, predicate, start, "reduce", seed_level=seed_level)
     obs = u.checker.check(level, inputs, repeat=False)
     return obs if obs.key else None
 
 
-def reduced(u, name: str, predicate: Callable, start, tag: str) -> dict:
+def reduced(u, name: str, predicate: Callable, start, tag: str, *, seed_level: Optional[str] = None) -> dict:
     """The smallest reduction of ``start`` (a segment list) that Hypothesis's shrinker finds
-    keeping ``predicate``; ``start`` itself when nothing smaller keeps it."""
+    keeping ``predicate``; ``start`` itself when nothing smaller keeps it.  Its seed is derived
+    from ``seed_level`` (default: the unit's level)."""
     key = ("reduce", name)
     level = u.level
 
@@ -71,6 +86,6 @@ def reduced(u, name: str, predicate: Callable, start, tag: str) -> dict:
 
     p = Pass(f"reduce {name}", examine, reduce.strategy(start, level), st.just({}), 2)
     choices = reduce.start_choices(start, level)
-    found, _ = shrink(p, key, [(None, 0, choices, None)], seed=derived_seed(u.seed, level, tag, name), tick=u.tick,
+    found, _ = shrink(p, key, [(None, 0, choices, None)], seed=derived_seed(u.seed, seed_level or level, tag, name), tick=u.tick,
                       profile=u.profile)
     return found.inputs if found is not None else reduce.inputs_of(level, start)

@@ -1,7 +1,7 @@
 """The contract checks of one service: probes sent, answers judged, findings and the
 conformance table added to the implementation's summary.
 
-Runs after the differential search (``audit.collect.runner.finish_summary``, called by
+Runs after the differential search (``audit.collect.unit.finish_summary``, called by
 ``audit.collect.parallel``), in this process, through the adapter's client (its retries, budget
 and concurrency).  Everything sent is fixed by the contract and the seed: the probes of
 ``probes``, then corpora and sentences drawn from the audit's own strategies (the same

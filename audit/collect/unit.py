@@ -249,7 +249,7 @@ class UnitAudit:
         out = LevelAudit(level=self.level,
                          findings=_findings(self.adapter, self.found, evidence=self.model.evidence, repros=self.repros,
                                             notes=notes),
-                         conformance=level_conformance(self.checker, self.adapter, self.found, self.level),
+                         conformance=level_conformance(self.checker, self.params, self.found, self.level),
                          examples=self.count, checked=True, fit=fit)
         out.elapsed = time.monotonic() - self.start
         return out

@@ -133,6 +133,7 @@ def _accepted(args, cmp, result, today) -> dict:
 def check(args) -> int:
     from ..gate import baseline as B
     from ..render import document
+    from .writing import run_time
 
     cfg = _config.load(args.config)
     args.timeout_given = args.timeout is not None
@@ -154,7 +155,7 @@ def check(args) -> int:
             enriched = enrich_result(args, result, adapters, phases=phases)  # enrich
     finally:
         close_all(adapters)
-    doc = document(enriched, timestamp=getattr(args, "timestamp", False))  # render ...
+    doc = document(enriched, generated_at=run_time(getattr(args, "timestamp", False)))  # render ...
     accepted = _accepted(args, cmp, result, today)
     if args.update_baseline:
         with Phases(not args.quiet) as phases:  # ... and write

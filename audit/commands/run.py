@@ -248,6 +248,7 @@ def run(args) -> int:
     from ..processes.owner import owned_pool
 
     from .progress import Phases, wait_with_progress
+    from .writing import run_time
 
     # Patch verification (per patch: its copy audited and the repros replayed, in separate processes) starts as soon as an
     # implementation is done, while the next one is audited; the results go to the enrich stage.
@@ -263,7 +264,7 @@ def run(args) -> int:
                                      phases=phases)  # enrich
     finally:
         close_all(adapters)
-    doc = report.document(enriched, timestamp=args.timestamp)  # render ...
+    doc = report.document(enriched, generated_at=run_time(args.timestamp))  # render ...
     with Phases(not args.quiet) as phases:
         table = write_outputs(args, doc, default_dir, phases=phases)  # ... and write
     from ..files.outputs import to_stdout

@@ -10,14 +10,24 @@ from typing import Optional, Union
 from ..errors import UsageError
 
 
+def run_time(asked: bool) -> Optional[str]:
+    """The time of the run for ``--timestamp`` (UTC, to the second), None when not asked: the
+    one clock read of a report, made here and passed to ``audit.render.document``."""
+    if not asked:
+        return None
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def write_reports(doc, out_dir: Union[str, Path], *, accepted: Optional[dict] = None,
-                  timestamp: bool = False) -> list[Path]:
+                  generated_at: Optional[str] = None) -> list[Path]:
     """A reports directory: every file of ``audit.render.render_reports(doc)`` written as one
     set (atomic files, under the directory's lock, stale files of an earlier run removed;
     ``audit.files.report_set``).  The reports an earlier run wrote there for implementations this
     one does not audit stay, and audit.json and junit.xml carry them over
     (``audit.render.carry``).  ``doc``: the document (``audit.render.document(enriched)``),
-    or an ``EnrichedResult`` to make it of (``timestamp``: with the volatile field).
+    or an ``EnrichedResult`` to make it of (``generated_at``: the volatile field's time).
 
     Nothing is written before every path is checked: the document's file names
     (``audit.render.paths``), then every file of the set against the directory (report names
@@ -29,7 +39,7 @@ def write_reports(doc, out_dir: Union[str, Path], *, accepted: Optional[dict] = 
     from ..render import carry, json_report, paths
 
     if not isinstance(doc, dict):
-        doc = report.document(doc, timestamp=timestamp)
+        doc = report.document(doc, generated_at=generated_at)
     found = paths.problem(doc)
     if found:
         raise UsageError(f"cannot write the reports: {found}")

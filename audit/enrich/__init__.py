@@ -1,9 +1,9 @@
 """The enrich stage, between the audit and the renderers: collect -> enrich -> render.
 
 ``enrich(result)`` takes the collected ``AuditResult`` and returns an ``EnrichedResult``
-(``audit.enriched``): the environment, the report slugs, and per finding its standalone
-snippet, root cause, suggested patch (with its verification), scope sweep, chart path and,
-for metamorphic findings, the reference's value; per implementation, its combined patch
+(``audit.enriched``): the environment, and per finding its standalone snippet, root cause,
+suggested patch (with its verification), scope sweep and, for metamorphic findings, the
+reference's value; per implementation, its combined patch
 (one diff fixing every family that has a patch, verified like the others).  Everything that looks at upstream
 libraries or calls an implementation happens here, so the renderers (``audit.render``) are
 pure functions of the enriched result:
@@ -67,24 +67,22 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
     ``versions``: versions results by package (``audit.enrich.versions``: --versions-from or
     the cache), for "regression since"; ``related``: the records of ``--related FILE``."""
     from .. import upstream
-    from ..render._text import unique_slugs
     from .scoring import AdapterScorer
 
     if verify and with_upstream:
         verified = verify_all(result, verified)
     verified = verified or {}
-    slugs = unique_slugs([a.implementation for a in result.adapters])
     if impact_request is not None:
         from .impact import impact_studies
 
         impact = {**(impact or {}), **impact_studies(result, adapters or [], impact_request, steps=impact_steps, say=say)}
-    out = EnrichedResult(result=result, environment=environment(result), slugs=slugs, impact=impact)
+    out = EnrichedResult(result=result, environment=environment(result), impact=impact)
     own = scorer is None
     scorer = AdapterScorer(timeout) if own else scorer
     try:
         for a in result.adapters:
             for f in a.findings:
-                out.details[finding_key(f)] = _details(upstream, a, f, slugs, verified, with_upstream, scorer)
+                out.details[finding_key(f)] = _details(upstream, f, verified, with_upstream, scorer)
             if with_upstream:
                 _issues(out, a, versions or {}, related)
             combined = upstream.combined_patch(a.implementation, [f.family for f in a.findings]) if with_upstream else None
@@ -126,7 +124,7 @@ def _issues(out: EnrichedResult, summary, versions: dict, related) -> None:
             out.details[finding_key(f)] = replace(out.details[finding_key(f)], issue=facts)
 
 
-def _details(upstream, summary, f, slugs: dict, verified: dict, with_upstream: bool, scorer) -> FindingDetails:
+def _details(upstream, f, verified: dict, with_upstream: bool, scorer) -> FindingDetails:
     impl = f.implementation
     root = upstream.root_cause(impl, f.family) if with_upstream else None
     if root is None and f.source and f.source.get("file"):
@@ -138,9 +136,8 @@ def _details(upstream, summary, f, slugs: dict, verified: dict, with_upstream: b
         patch = {"diff": diff, "description": upstream.patch_description(impl, f.family),
                  **as_fields(verified.get((impl, f.family)))}
     sweep = upstream.scope(impl, f, scorer(impl)) if with_upstream else None
-    chart = f"charts/{slugs[summary.implementation]}-{f.family}.svg" if sweep else None
     return FindingDetails(snippet=upstream.repro_snippet(impl, f), snippet_language=upstream.snippet_language(impl, f),
-                          root_cause=root, patch=patch, scope=sweep, chart=chart, reference_value=_reference_value(f))
+                          root_cause=root, patch=patch, scope=sweep, reference_value=_reference_value(f))
 
 
 def _reference_value(f) -> Optional[tuple]:

@@ -10,12 +10,12 @@ byte for byte (``chrf-audit report --from``).
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Optional
 
 from ..files import jsontext
 from ..diagnose.families import title as family_title
 from ._plain import finite, plain
+from ._text import unique_slugs
 
 #: Major.minor: a minor bump adds fields; a major bump changes or removes one.
 #: 1.1: implementations[].run (carried over from an earlier run); 1.2: repro.claims (the
@@ -74,7 +74,7 @@ def _fit_counts(fit) -> dict:
     return out
 
 
-def _finding(f, enriched, impact: Optional[dict]) -> dict:
+def _finding(f, enriched, impact: Optional[dict], slug: str) -> dict:
     d = f.to_dict()
     core = {k: d.pop(k) for k in ("implementation", "family", "level", "repro", "expected",
                                   "expected_fraction", "actual", "outcome")}
@@ -94,7 +94,8 @@ def _finding(f, enriched, impact: Optional[dict]) -> dict:
                          if isinstance(fd.root_cause, dict) else fd.root_cause)
     out["patch"] = fd.patch
     out["scope"] = _scope(fd.scope)
-    out["chart"] = fd.chart
+    # the report layer names its files: the report per implementation, the sweep's chart
+    out["chart"] = f"charts/{slug}-{f.family}.svg" if fd.scope else None
     out["issue"] = getattr(fd, "issue", None)
     # what "expected" is: the reference's score, or (metamorphic relations) the
     # implementation's own score before the transformation, with the reference's beside
@@ -108,9 +109,12 @@ def _finding(f, enriched, impact: Optional[dict]) -> dict:
     return out
 
 
-def build(enriched, *, timestamp: bool = False) -> dict:
-    """The document of an ``EnrichedResult`` (plain JSON data)."""
+def build(enriched, *, generated_at: Optional[str] = None) -> dict:
+    """The document of an ``EnrichedResult`` (plain JSON data).  ``generated_at``: the time of
+    the run (``--timestamp``: ``audit.commands.writing.run_time`` reads the clock, never a
+    renderer), written with the units' run times in the one ``volatile`` field."""
     result = enriched.result
+    slugs = unique_slugs([a.implementation for a in result.adapters])
     impact = _with_counts(plain(enriched.impact)) if enriched.impact is not None else None
     doc: dict = {
         "schema_version": SCHEMA_VERSION,
@@ -130,7 +134,7 @@ def build(enriched, *, timestamp: bool = False) -> dict:
             "conformance": getattr(a, "conformance", None),
             "fit": _fit_counts(getattr(a, "fit", {})),
             "families": [f.family for f in a.findings],
-            "report": f"{enriched.slugs[a.implementation]}.md",
+            "report": f"{slugs[a.implementation]}.md",
             "impact": (impact or {}).get(a.implementation),
             "contract": getattr(a, "contract", None),
         }
@@ -141,11 +145,11 @@ def build(enriched, *, timestamp: bool = False) -> dict:
     for entry in doc["implementations"]:
         if combined.get(entry["implementation"]):
             entry["combined_patch"] = combined[entry["implementation"]]
-    doc["findings"] = [_finding(f, enriched, impact) for a in result.adapters for f in a.findings]
-    if timestamp:
+    doc["findings"] = [_finding(f, enriched, impact, slugs[a.implementation]) for a in result.adapters for f in a.findings]
+    if generated_at is not None:
         # The only non-reproducible field, kept apart from everything else.
         doc["volatile"] = {
-            "generated_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "generated_at": generated_at,
             "elapsed_seconds": {a.implementation: a.elapsed for a in result.adapters},
         }
     return finite(doc)

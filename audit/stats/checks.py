@@ -217,7 +217,9 @@ def locate(proc: Procedure, check: str, z_stat: float, z_sent: float, test: str,
            expected: dict, what: str, model_sent: str, evidence: dict, detail: str = "") -> CheckResult:
     """Where a Monte Carlo answer lies: on the float64 model over summed statistics (pass),
     on the sentence-score model only (``sentence-scores``), or on neither (``construction``:
-    never ``low-precision``, which only a replay of the procedure's own draw can establish)."""
+    never ``low-precision``, which only a replay of the procedure's own draw can establish).
+    An unseeded procedure's answer is shown as ``VARIES`` (``unseeded``)."""
+    actual = shown_values(ans, unseeded(proc))
     if z_stat <= T.Z:
         return CheckResult(proc.name, "sentence-scores", check, "pass",
                            f"{what} agrees with the float64 model over summed statistics",
@@ -226,12 +228,40 @@ def locate(proc: Procedure, check: str, z_stat: float, z_sent: float, test: str,
         return CheckResult(proc.name, "sentence-scores", check, "finding",
                            f"{what} is that of the mean sentence score ({model_sent}), not of corpus "
                            f"chrF from summed statistics ({_show(expected)}){detail}", test, ans.rec,
-                           expected, ans.out.values, evidence=evidence)
+                           expected, actual, evidence=evidence)
     return CheckResult(proc.name, "construction", check, "finding",
                        f"{what} disagrees with the float64 model over summed statistics "
                        f"({_show(expected)}) beyond Monte Carlo error, and is no sentence-score "
-                       f"result either ({model_sent}){detail}", test, ans.rec, expected, ans.out.values,
+                       f"result either ({model_sent}){detail}", test, ans.rec, expected, actual,
                        evidence=evidence)
+
+
+def unseeded(proc: Procedure) -> bool:
+    """Whether the procedure's answers are Monte Carlo draws it takes no seed for (evaluatio's
+    permutation test: its resampling runs in Rust on an unseeded generator).  They change
+    from run to run, so the checks report where such an answer lies (its verdict, against
+    the seeded float64 models) and never its digits, in the markdown and in stats.json:
+    ``chrf-audit stats`` writes the same bytes every run."""
+    return "seed" not in proc.claims.accepts
+
+
+#: what an unseeded answer's number is replaced with in a report
+VARIES = "unseeded, varies from run to run"
+
+
+def shown_values(ans: Answer, varies: bool):
+    """An answer's values as a report shows them (an unseeded one's digits are not shown)."""
+    vals = ans.out.values
+    return {k: VARIES for k in vals} if varies and isinstance(vals, dict) else vals
+
+
+def side(p: float, at: float = 0.05) -> str:
+    """A p-value's side of ``at`` (what a check decided on: as stable as its verdict)."""
+    return f"<= {at:g}" if p <= at else f"> {at:g}"
+
+
+def z_side(z: float) -> str:
+    return f"|z| > {T.Z:g}" if z > T.Z else f"|z| <= {T.Z:g}"
 
 
 def _show(d: dict) -> str:

@@ -17,7 +17,7 @@ from reference_impl.conventions import HYPOTHESIS_NGRAMS_WHERE_REFERENCE_HAS_NON
 
 from ..impact import significance as sig
 from . import stat_tests as T
-from .checks import Answer, CheckResult, Session, fmt
+from .checks import VARIES, Answer, CheckResult, Session, fmt, unseeded
 from .models import Null, ci_replay, paired_replay
 from .procedures import DRAWS, VALUE
 
@@ -374,9 +374,10 @@ def fingerprint(sess: Session) -> CheckResult:
         grid = k / (n + 1)
         if p != grid and T.is_float32(p) and not T.is_float32(grid) and float(np.float32(grid)) == p:
             return CheckResult(proc.name, "low-precision", "float64 arithmetic", "finding",
-                               f"p = {fmt(p)} is the float32 rounding of {k}/{n + 1} (on {a.site}); the float64 "
-                               "division gives it exactly", test, a.rec, {"p_value": grid}, a.out.values,
-                               evidence={"replayed": False})
+                               (f"p = {fmt(p)} is the float32 rounding of {k}/{n + 1}" if not unseeded(proc) else
+                                "a p-value is the float32 rounding of k/(N+1)") + f" (on {a.site}); the float64 "
+                               "division gives it exactly", test, a.rec, {"p_value": grid} if not unseeded(proc) else None,
+                               a.out.values if not unseeded(proc) else {"p_value": VARIES}, evidence={"replayed": False})
     return CheckResult(proc.name, "low-precision", "float64 arithmetic", "pass",
                        "no known draw; no p-value is a float32 rounding of k/(N+1)", test,
                        evidence={"replayed": False})

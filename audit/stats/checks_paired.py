@@ -9,7 +9,8 @@ import numpy as np
 
 from . import data as D
 from . import stat_tests as T
-from .checks import Answer, CheckResult, Evaluation, Session, fmt, locate, unusable
+from .checks import (VARIES, Answer, CheckResult, Evaluation, Session, fmt, locate, shown_values, side, unseeded,
+                     unusable, z_side)
 from .models import paired_model
 
 MODEL_TRIALS = 4000    # trials of the float64 models a p-value is located against
@@ -42,11 +43,17 @@ def locate_p(sess: Session, ans: Answer, check: str, seed, trials: int) -> Check
           "z_statistics": z["statistics"], "z_sentence": z["sentence"], "trials": n, "segments": a.n,
           "corpus_difference": a.score(c.params) - b.score(c.params),
           "sentence_mean_difference": float(a.sentence.mean() - b.sentence.mean())}
+    zs = (f"{z['statistics']:.1f}, {z['sentence']:.1f}" if not unseeded(proc) else
+          f"summed statistics {z_side(z['statistics'])}, sentence scores {z_side(z['sentence'])}")
     test = (f"{a.n} segments: binomial z of the p-value against float64 models ({trials} trials) over "
             f"summed statistics (p={models['statistics']:.4f}) and over sentence scores "
-            f"(p={models['sentence']:.4f}); |z| > {T.Z:g} (z: {z['statistics']:.1f}, {z['sentence']:.1f})")
+            f"(p={models['sentence']:.4f}); |z| > {T.Z:g} (z: {zs})")
+    what = f"the p-value {fmt(p)} ({a.n} segments)"
+    if unseeded(proc):  # where it lies, not its digits (they change every run)
+        what = f"the p-value ({a.n} segments; unseeded: located, not reported)"
+        ev = {k: v for k, v in ev.items() if k not in ("p_value", "z_statistics", "z_sentence")}
     return locate(proc, check, z["statistics"], z["sentence"], test, ans, {"p_value": models["statistics"]},
-                  f"the p-value {fmt(p)} ({a.n} segments)", f"model p = {fmt(models['sentence'])}", ev,
+                  what, f"model p = {fmt(models['sentence'])}", ev,
                   f": corpus chrF differs by {ev['corpus_difference']:.2f} points, the mean sentence score by "
                   f"{ev['sentence_mean_difference']:.2f}")
 
@@ -74,6 +81,10 @@ def _pairing(sess: Session, corpora, ab: Answer, as_: Answer, sa: Answer, doc) -
     p = {k: (x.values or {}).get("p_value") for k, x in (("ab", ab), ("as", as_), ("sa", sa))}
     ev = {"p_paired": p["ab"], "p_shuffled": p["as"], "p_swapped": p["sa"], "model_paired": m_ab,
           "model_shuffled": m_as, "trials": n}
+    varies = unseeded(proc)
+    if varies:  # its p-values change every run: each is shown by the side of 0.05 its check decided on
+        ev = {k: v for k, v in ev.items() if not k.startswith("p_")}
+    show = (lambda x: f"p {side(x)}") if varies else (lambda x: f"p = {fmt(x)}")  # noqa: E731
     if not (m_ab <= 0.01 and m_as >= 0.15):
         return [CheckResult(proc.name, "pairing", "pairing corpus", "inconclusive",
                             f"the pairing corpus lacks its design (model p {m_ab:.3f} / {m_as:.3f})", evidence=ev)]
@@ -84,10 +95,13 @@ def _pairing(sess: Session, corpora, ab: Answer, as_: Answer, sa: Answer, doc) -
         sd = np.hypot(T.proportion_sd(p["as"], n), T.proportion_sd(p["sa"], n))
         z_swap = T.z_score(p["as"], p["sa"], sd)
         swap_test = (f"p(A, B) = {fmt(p['as'])} vs p(B, A) = {fmt(p['sa'])}: two-proportion |z| > {T.Z:g} "
-                     f"(z = {z_swap:.1f})")
+                     f"(z = {z_swap:.1f})") if not varies else \
+            f"p(A, B) vs p(B, A): two-proportion |z| > {T.Z:g} ({z_side(z_swap)})"
         res.append(CheckResult(proc.name, "pairing", "systems swapped", "finding", f"swapping the two systems "
-                               f"changes the p-value from {fmt(p['as'])} to {fmt(p['sa'])}", swap_test, sa.rec,
-                               {"p_value": p["as"]}, sa.out.values, evidence=ev) if z_swap > T.Z else
+                               f"changes the p-value from {fmt(p['as'])} to {fmt(p['sa'])}" if not varies else
+                               "swapping the two systems changes the p-value beyond Monte Carlo error",
+                               swap_test, sa.rec, {"p_value": p["as"]} if not varies else None,
+                               sa.out.values if not varies else None, evidence=ev) if z_swap > T.Z else
                    CheckResult(proc.name, "pairing", "systems swapped", "pass",
                                "the p-value does not depend on the order of the systems", swap_test, evidence=ev))
     test = (f"B is A with one character changed per segment (paired model p = {m_ab:.4f}); B "
@@ -97,29 +111,30 @@ def _pairing(sess: Session, corpora, ab: Answer, as_: Answer, sa: Answer, doc) -
         res.append(unusable(proc, "pairing", "paired segments", ab if p["ab"] is None else as_))
     elif p["ab"] > 0.05:
         res.append(CheckResult(proc.name, "pairing", "paired segments", "finding",
-                               f"a degradation of every segment gets p = {fmt(p['ab'])}: segment i of one system "
+                               f"a degradation of every segment gets {show(p['ab'])}: segment i of one system "
                                "is not compared with segment i of the other", test, ab.rec,
-                               {"p_value": m_ab}, ab.out.values, evidence=ev))
+                               {"p_value": m_ab}, shown_values(ab, varies), evidence=ev))
     elif p["as"] <= 0.05:
         res.append(CheckResult(proc.name, "pairing", "paired segments", "finding",
                                f"after shuffling one system inside groups of identical references (scores "
-                               f"unchanged, pairing broken) the test still gives p = {fmt(p['as'])}: it "
-                               "ignores the pairing", test, as_.rec, {"p_value": m_as}, as_.out.values, evidence=ev))
+                               f"unchanged, pairing broken) the test still gives {show(p['as'])}: it "
+                               "ignores the pairing", test, as_.rec, {"p_value": m_as}, shown_values(as_, varies), evidence=ev))
     else:
         res.append(CheckResult(proc.name, "pairing", "paired segments", "pass",
-                               f"p = {fmt(p['ab'])} paired, {fmt(p['as'])} with the pairing broken", test, evidence=ev))
+                               f"{show(p['ab'])} paired, {show(p['as'])} with the pairing broken", test, evidence=ev))
     if doc is not None:
         got = doc.values
         if got is None or got["p_value"] > 0.05:
             res.append(CheckResult(
                 proc.name, "pairing", "documented argument layout", "finding",
                 f"with references laid out as documented ({c.documented_layout}: one list per "
-                f"reference set) the test gives " + (f"p = {fmt(got['p_value'])}" if got else
-                f"{doc.out.kind}: {doc.out.detail}") + f" where the segment-major call gives {fmt(p['ab'])}",
-                test, doc.rec, {"p_value": m_ab}, doc.out.values, doc.out.kind, evidence=ev))
+                f"reference set) the test gives " + (show(got["p_value"]) if got else
+                f"{doc.out.kind}: {doc.out.detail}") + " where the segment-major call gives "
+                + (show(p["ab"]) if p["ab"] is not None else "no p-value"),
+                test, doc.rec, {"p_value": m_ab}, shown_values(doc, varies), doc.out.kind, evidence=ev))
         else:
             res.append(CheckResult(proc.name, "pairing", "documented argument layout", "pass",
-                                   f"the documented layout gives p = {fmt(got['p_value'])}", test))
+                                   f"the documented layout gives {show(got['p_value'])}", test))
     return res
 
 
@@ -165,10 +180,20 @@ def _calibration(sess: Session, asked: list[Answer]) -> list[CheckResult]:
             f"alpha={alpha:g}: {k} (binomial acceptance {lo}..{hi})")
     summary = (f"under the null the type-I error rate at alpha={alpha:g} is {k / len(ps):.3f} "
                f"and the p-values' KS distance from uniform is {d:.3f}")
+    actual = {"rejection_rate": k / len(ps)}
+    if unseeded(proc):  # the p-values change every run: each statistic by the side of its bound (no histogram)
+        ks = "within" if d <= crit else "beyond"
+        ks_what = f"the p-values' KS distance from uniform is {ks} its critical value {crit:.3f}"
+        rate = "inside" if lo <= k <= hi else "outside"
+        rate_what = f"the type-I errors at alpha={alpha:g} are {rate} the binomial acceptance {lo}..{hi}"
+        test = (f"{len(ps)} datasets of {m} segments, systems exchangeable by construction, {n} resamples "
+                f"each: {ks_what} (at {T.LEVEL:g}); {rate_what}")
+        summary = f"under the null {rate_what} and {ks_what}"
+        ev = {k_: v for k_, v in ev.items() if k_ not in ("p_values", "ks", "rejections", "histogram")}
+        actual = {"rejection_rate": VARIES}
     snippet_call = {"generator": "null", "trials": len(ps), "segments": m, "resamples": n, "seed": args["seed"]}
     return [CheckResult(proc.name, "calibration", check, "finding" if bad else "pass", summary, test,
-                        snippet_call if bad else None, {"rejection_rate": alpha},
-                        {"rejection_rate": k / len(ps)}, evidence=ev)]
+                        snippet_call if bad else None, {"rejection_rate": alpha}, actual, evidence=ev)]
 
 
 def sizes(sess: Session) -> Evaluation:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..render.chart import bar_chart, line_chart
 from . import snippets
+from .checks import unseeded
 from .families import FAMILIES
 from .report import claims_dict, family_rows
 from .runner import ProcedureRun, StatsRun
@@ -90,6 +91,12 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
         p = r.procedure
         lines += ["", f"## `{p.name}`", "", f"Source: `{p.source}`. Claims: "
                   f"`{json.dumps(claims_dict(p), sort_keys=True)}`", ""]
+        if unseeded(p):
+            lines += [f"It takes no seed: its {'p-values' if p.kind == 'paired' else 'answers'} are Monte "
+                      "Carlo draws that change from run to run.  Each is reported by where it lies (the "
+                      "side of the bound its check decided on, against the seeded float64 models), not by "
+                      "its digits, here and in stats.json, so that this report is the same every run; "
+                      "a verdict itself changes only with the check's stated false-alarm rate.", ""]
         for name in charts(r):
             lines.append(f"![{name}]({chart_dir}/{name})")
         for f in r.findings:

@@ -2,7 +2,7 @@
 introduction and fix, and the root-cause diff between the releases around each transition.
 
 The document is what ``--json`` writes and what the renderers read (``audit.render.versions``).
-Its stable core (docs/versions.md, DESIGN.md)::
+Its stable core (docs/versions.md, "The JSON")::
 
     {"package", "releases": [{"version", "status": "audited"|"skipped", "reason", "families": [...]}],
      "families": {FAMILY: {"introduced": VERSION|null, "fixed": VERSION|null}}}

@@ -284,3 +284,14 @@ def pool(family: str, params, level: str, nrefs: int) -> list:
     if level == "sentence" and gen in MULTI_SEGMENT:
         out = [p[:1] for p in out]
     return out
+
+
+def one_segment(family: str) -> bool:
+    """Whether ``family``'s trigger inputs are one-segment inputs drawn the same way at both
+    levels (so its sentence pool is a pool of corpus inputs too)."""
+    from . import get
+
+    dev = get(family)
+    gen = dev.trigger if dev is not None and dev.trigger else "plain"
+    return gen not in MULTI_SEGMENT and gen != "empty"
+

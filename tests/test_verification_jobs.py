@@ -1,0 +1,78 @@
+"""What ``audit.enrich.verification`` hands the one judge, and what it hands the reports, without
+running a verification (issue 34 item 1: the survivors of the mutation run on
+``audit/enrich/verification.py``, docs/mutation.md).  ``verify_suggested`` and ``summary`` are
+replaced by recorders: only the arguments ``_compute`` builds from the upstream record are
+checked here (the verification itself: tests/test_patch_judge.py, tests/test_verify_suggested.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import audit.patches as patches
+from audit import upstream
+from audit.enrich import verification, verify_cache
+
+FOUR = ["requested-order-divisor", "f-score-averaged", "whitespace-set-white-space", "corpus-macro-average"]
+FINDINGS = [{"implementation": "nltk", "family": f, "level": "sentence"} for f in FOUR]
+
+
+@pytest.fixture()
+def judged(monkeypatch):
+    """The calls of verify_suggested and summary (which answers what it was asked)."""
+    calls = []
+
+    def verify_suggested(implementation, diff, before, **kw):
+        calls.append({"implementation": implementation, "diff": diff, "before": before, **kw})
+        return "validation"
+
+    monkeypatch.setattr(patches, "verify_suggested", verify_suggested)
+    monkeypatch.setattr(patches, "summary", lambda v, families: {"validation": v, "families": list(families)})
+    return calls
+
+
+def test_a_family_patch_is_judged_for_that_family_with_its_own_keywords(judged):
+    got = verification._compute("nltk", "requested-order-divisor", "DIFF", FINDINGS)
+    assert got == {"validation": "validation", "families": ["requested-order-divisor"]}
+    [call] = judged
+    assert call["implementation"] == "nltk" and call["diff"] == "DIFF" and call["before"] == FINDINGS
+    assert call["families"] == ["requested-order-divisor"]
+    assert call["options"] == {"effective_order": True}
+    assert call["default_kept"] == ["requested-order-divisor"]
+    assert call["candidates"] == upstream.issue_candidates("nltk")
+
+
+def test_the_combined_patch_is_judged_for_every_family_it_combines(judged):
+    """COMBINED is judged for the families of the combined patch (not one family called
+    "(combined)"); the opt-in ones (a keyword each) must leave the default unchanged, the
+    whitespace fix (no keyword: it changes the default) is not among them."""
+    got = verification._compute("nltk", verification.COMBINED, "DIFF", FINDINGS)
+    assert got["families"] == FOUR
+    [call] = judged
+    assert call["families"] == FOUR
+    assert call["options"] == {"effective_order": True, "average": "precision_recall", "micro_average": True}
+    assert call["default_kept"] == ["requested-order-divisor", "f-score-averaged", "corpus-macro-average"]
+
+
+def test_verify_goes_through_the_cache_with_the_whole_key(judged, monkeypatch):
+    seen = []
+
+    def cached(implementation, family, diff, before_findings, compute):
+        seen.append((implementation, family, diff, before_findings))
+        return compute()
+
+    monkeypatch.setattr(verify_cache, "cached", cached)
+    got = verification._verify("nltk", "f-score-averaged", "DIFF", FINDINGS)
+    assert seen == [("nltk", "f-score-averaged", "DIFF", FINDINGS)]
+    assert got == {"validation": "validation", "families": ["f-score-averaged"]}
+    assert len(judged) == 1
+
+
+def test_as_fields_a_summary_and_a_plain_verdict():
+    summary = {"verified": False, "status": "not verified: it introduces no-clipping"}
+    assert verification.as_fields(summary) == {"verified": False, "verification": summary}
+    ok = {"verified": True, "status": "verified"}
+    assert verification.as_fields(ok) == {"verified": True, "verification": ok}
+    # a summary without a verdict is not "verified"; a plain value is the verdict itself
+    assert verification.as_fields({"status": "?"})["verified"] is False
+    assert verification.as_fields(None) == {"verified": None}
+    assert verification.as_fields(True) == {"verified": True}
