@@ -39,6 +39,9 @@ FAILURE_RATIO = 2
 #: Candidates of one size beyond which an input is not judged at all: when that many deviation
 #: sets reproduce its score, it is no evidence for any of them (others will be).
 MAX_CANDIDATES = 40
+#: Candidates refused by the judge that are completed with one more deviation per input no
+#: candidate explains, at most (``Classifier._completed``).
+COMPLETED = 3
 
 
 class Classifier:
@@ -82,12 +85,14 @@ class Classifier:
         # First on top of the model fitted so far (up to two more deviations), then from
         # the definition (up to three): the peel finds a fourth or fifth deviation cheaply.
         searches = ([dict(base=fitted.variant(), max_size=2)] if fams else []) + [dict(max_size=3)]
+        refused: list[Explanation] = []  # candidates the judge refused (to be completed)
         for how in searches:
             for candidates in explain(segments, params, level, actual, self.tolerance, scale, **how):
                 candidates = [c for c in candidates if not set(c.families) & fitted.dropped]
                 if len(candidates) > MAX_CANDIDATES:
                     break  # so many stories fit this input (a score of 0, say) that it tells none apart
                 accepted = [c for c in candidates if self.confirm(adapter, level, params, c)]
+                refused += [c for c in candidates if c not in accepted]
                 if len(accepted) > 1:
                     accepted = self._cross_check(adapter, level, params, accepted, fitted)
                 if accepted:
@@ -97,7 +102,58 @@ class Classifier:
                     if "base" in how:  # the observation's key: the accepted deviations it needs
                         return fitted.explains(segments, params, level, actual, scale, self.tolerance) or best
                     return best
+        larger = self._completed(adapter, level, params, refused, fitted)
+        if larger is not None:
+            self.accept(params.definition, larger.families, larger.variant)
+            self.successes[level] = self.successes.get(level, 0) + 1
+            # the observation's key: the accepted deviations it needs (often fewer)
+            ex = fitted.explains(segments, params, level, actual, scale, self.tolerance) or larger
+            ex.detail = ex.detail or f"{' + '.join(larger.families)}: {larger.detail}"
+            return ex
         self.failures[level] = failed + 1
+        return None
+
+    def _completed(self, adapter, level, params, refused, fitted) -> Optional[Explanation]:
+        """Bugs that spoil each other's distinguishing inputs: a candidate ``X`` reproduces
+        the input but the judge refused it, because on some of its own inputs the
+        implementation gives another number (one more deviation is at work there).  The
+        deviations ``Y`` that, added to ``X`` (and the fitted model), reproduce the first
+        such input are each judged with ``X`` as one candidate ``X + Y``, by the judge, on
+        every family's distinguishing inputs: the larger candidate earns its names as any
+        candidate does.  At most ``COMPLETED`` refused candidates (the smallest, then the best
+        supported: their model gave the implementation's score on inputs where it changes
+        the definition's), one mispredicted input each; the step runs only where the input
+        would stay unexplained.  (The fit's scan pairs its singles the same way,
+        ``audit.collect.fitting``; a classification in a unit whose model is not fitted --
+        a repro replayed in a fresh process, a definition of the conformance matrix other
+        than the claimed one -- has only this.)"""
+        from .fitted import merge, merge_all
+
+        scale = adapter.claims.scale
+        support = self.judge.support
+        unique = {(tuple(c.families), c.variant): c for c in refused if c.variant}
+        ranked = sorted(unique.values(), key=lambda c: (len(c.families), -support.get(tuple(c.families), (0, 0))[0],
+                                                        c.families))
+        tried = 0
+        for cand in ranked:
+            if tried == COMPLETED:
+                break
+            if support.get(tuple(cand.families), (0, 0))[0] < 1:
+                continue  # its model never gave the implementation's score where it matters
+            merged = merge_all(fitted.accepted.values(), cand.variant)
+            wrong = [] if merged is None else self.judge.mispredicted(adapter, level, params, cand.families, merged)
+            if not wrong:
+                continue
+            tried += 1
+            segs, value = wrong[0]
+            for partners in explain(segs, params, level, value, self.tolerance, scale, max_size=1, base=merged):
+                for y in partners:
+                    both = merge(cand.variant, y.variant)
+                    if both is None or set(y.families) & (fitted.dropped | set(cand.families)):
+                        continue
+                    larger = Explanation(cand.families + y.families, None, variant=both)
+                    if self.confirm(adapter, level, params, larger):
+                        return larger
         return None
 
     def confirm(self, adapter, level, params, cand: Explanation, accepted: Optional[dict] = None) -> bool:

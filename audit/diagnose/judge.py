@@ -294,6 +294,26 @@ class Judge:
                     return False
         return True
 
+    def mispredicted(self, adapter, level: str, params, families, merged) -> list:
+        """(input, the implementation's score) of each input of ``families``' pools where
+        ``merged`` changes the definition's score (the inputs ``_consistent`` asks) and the
+        implementation gives another number than ``merged`` predicts: where another
+        deviation may be at work."""
+        scale = adapter.claims.scale
+        nrefs = 3 if adapter.supports.multi_reference else 1
+        pools = {f: [s for s in trigger_pool(f, params, level, nrefs) if all(adapter.supports.takes(len(rs)) for _, rs in s)]
+                 for f in families}
+        first = self.changed(families, merged, pools, params, level, scale, self.FIRST_ASKED)
+        seen = {id(s) for s in first}
+        rest = [s for s in self.changed(families, merged, pools, params, level, scale, 2 * PER_FAMILY)
+                if id(s) not in seen]
+        for batch in (first, rest):  # in the order asked: the rest only when the first batch agreed
+            wrong = [(s, a) for s, a in self._scored(adapter, level, batch)
+                     if not self._agrees(s, params, level, merged, a, scale)]
+            if wrong:
+                return wrong
+        return []
+
     def targeted_inputs(self, families, params, level: str, nrefs: int, variant, fitted=None, accepted=None,
                         per_family: int = PER_FAMILY) -> list:
         """The distinguishing inputs a candidate naming ``families`` is judged on first (with
