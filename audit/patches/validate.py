@@ -166,8 +166,14 @@ def _judge(b: dict, a: dict, replays: dict, *, before_side: tuple, work: Path, j
     ``replays["after"]`` holds the after-replays of the vanished before-families when they
     were already made; the missing cross-replays run here (``before_side``: the before job's
     (request, first-on-PYTHONPATH); the after job's as ``replays["after_side"]``)."""
+    from ..collect.assemble import SIGNED
+
     gone = [b[k] for k in b if k not in a]
-    new = [a[k] for k in a if k not in b]
+    # A signed family (unexplained, an exception, a non-number) names no one bug: found on
+    # both sides with another repro, the after one may be a divergence the patch made, so it
+    # is replayed before as a new family's is.
+    other = {k for k in a if k in b and k[1] in SIGNED and a[k]["repro"] != b[k]["repro"]}
+    new = [a[k] for k in a if k not in b or k in other]
     jobs, sides = [], []
     if gone and "after" not in replays:
         req, first = replays["after_side"]
@@ -186,7 +192,10 @@ def _judge(b: dict, a: dict, replays: dict, *, before_side: tuple, work: Path, j
         replays[side] = {(r["implementation"], r["family"]): r for r in data["replays"]}
     out = []
     for k in sorted(set(b) | set(a)):
-        if k in b and k in a:
+        if k in other and not replays["before"][k]["reproduces"]:
+            out.append(_status(a[k], INTRODUCED, after=a[k], before_replay=replays["before"][k],
+                               note=f"another {k[1]} divergence than before: its repro did not diverge before"))
+        elif k in b and k in a:
             out.append(_status(a[k], STILL, before=b[k], after=a[k]))
         elif k in b:
             r, f = replays["after"][k], b[k]
