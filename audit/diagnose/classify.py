@@ -10,7 +10,9 @@ where it differs from the definition, from every explanation built from the acce
 deviations, from its declared rivals and from the ends of the scale.  Accepted explanations
 make up the implementation's ``FittedModel`` (one per definition held to); what none
 explains is ``unexplained`` and carries a behavioural signature (``audit.diagnose.signature``),
-so that two unknown bugs stay two findings.
+so that two unknown bugs stay two findings.  Two bugs that spoil each other's
+distinguishing inputs are named together: a refused candidate completed by the deviation
+that reproduces an input it mispredicts is judged as one larger candidate (``_completed``).
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ class Classifier:
         # the definition (up to three): the peel finds a fourth or fifth deviation cheaply.
         searches = ([dict(base=fitted.variant(), max_size=2)] if fams else []) + [dict(max_size=3)]
         refused: list[Explanation] = []  # candidates the judge refused (to be completed)
+        told_apart = True  # False: accepted candidates the evidence could not tell apart
         for how in searches:
             for candidates in explain(segments, params, level, actual, self.tolerance, scale, **how):
                 candidates = [c for c in candidates if not set(c.families) & fitted.dropped]
@@ -95,6 +98,7 @@ class Classifier:
                 refused += [c for c in candidates if c not in accepted]
                 if len(accepted) > 1:
                     accepted = self._cross_check(adapter, level, params, accepted, fitted)
+                    told_apart = told_apart and bool(accepted)
                 if accepted:
                     best = accepted[0]
                     self.accept(params.definition, best.families, best.variant)
@@ -102,7 +106,9 @@ class Classifier:
                     if "base" in how:  # the observation's key: the accepted deviations it needs
                         return fitted.explains(segments, params, level, actual, scale, self.tolerance) or best
                     return best
-        larger = self._completed(adapter, level, params, refused, fitted)
+        # (where the evidence could not tell accepted candidates apart, no larger one is tried
+        # in their place: "one of A, B" stays the answer)
+        larger = self._completed(adapter, level, params, refused, fitted) if told_apart else None
         if larger is not None:
             self.accept(params.definition, larger.families, larger.variant)
             self.successes[level] = self.successes.get(level, 0) + 1
