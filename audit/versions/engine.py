@@ -92,6 +92,33 @@ class Progress:
             self.bar.update(self.task, description=text)
 
 
+def _refused(address: str) -> Optional[str]:
+    """Why a TCP scheduler address refuses a connection outright (nothing listens there, no
+    such host), else None.  Dask's client retries such an address until its 30 s timeout;
+    a mistyped ``--scheduler`` is a user's mistake, told at once.  An address that accepts
+    the connection, or one of another transport, is left to the client."""
+    import socket
+
+    from distributed.comm import parse_address, parse_host_port
+
+    try:
+        scheme, loc = parse_address(address)
+        if scheme != "tcp":
+            return None
+        host, port = parse_host_port(loc)
+    except (ValueError, TypeError):
+        return None  # the client says what is wrong with it
+    try:
+        with socket.create_connection((host, port), timeout=5):  # a hang's timeout: the one clock
+            return None
+    except ConnectionRefusedError:
+        return f"nothing listens at {host}:{port} (connection refused)"
+    except socket.gaierror as exc:
+        return f"no such host {host!r} ({exc.strerror or exc})"
+    except OSError:
+        return None  # unreachable or slow: the client's own timeout decides
+
+
 class Engine:
     """A Dask client for the run: ``with Engine(scheduler, jobs, progress) as e: e.run(units)``."""
 
@@ -104,6 +131,9 @@ class Engine:
 
         logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its shutdown chatter is not ours
         if self.scheduler:
+            refused = _refused(self.scheduler)
+            if refused:
+                raise UsageError(f"--scheduler {self.scheduler}: cannot reach the Dask scheduler: {refused}")
             try:
                 self.client = Client(self.scheduler, timeout=30)
             except (OSError, TimeoutError, ValueError) as exc:
