@@ -186,14 +186,17 @@ def judge(set_name: str, package: str, name: str, r: dict) -> dict:
     unexplained_rows = [f for f in findings if f["family"] == "unexplained" or f["family"] in allowed
                         and f["family"] in ("exception", "invalid-output", "out-of-range", "nondeterminism")]
     found_unknown = []
-    for bug in dict.fromkeys(unknown):
-        if package == "tests.planted_unknown":
-            ok = bool(unexplained_rows) or any(f["family"] in allowed or f["family"].startswith("metamorphic-")
-                                               for f in findings)
-        else:
-            ok = any(_activates(package, name, bug, f) for f in unexplained_rows)
-        found_unknown.append(ok)
-    missed = sorted(bugs - fams) + [b[:50] for b, ok in zip(dict.fromkeys(unknown), found_unknown) if not ok]
+    if package == "tests.planted_unknown":
+        # BUGS bugs described by one sentence, none switchable alone: each needs a row of its own
+        # (distinct (family, title) among the honest rows), so two bugs in one row count once
+        honest = {(f["family"], f["title"]) for f in findings if f in unexplained_rows or f["family"] in allowed
+                  or f["family"].startswith("metamorphic-")}
+        found_unknown = [i < len(honest) for i in range(len(unknown))]
+        described = unknown
+    else:
+        described = list(dict.fromkeys(unknown))
+        found_unknown = [any(_activates(package, name, bug, f) for f in unexplained_rows) for bug in described]
+    missed = sorted(bugs - fams) + [b[:50] for b, ok in zip(described, found_unknown) if not ok]
     rows = {(f["family"], f["title"]) for f in findings}
     unscoped = [lv for lv, fit in r.get("fit", {}).items() if "scope" not in fit]
     return {"set": set_name, "name": name, "bugs": len(bugs) + len(unknown), "catalogued": len(bugs),
