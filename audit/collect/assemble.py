@@ -190,36 +190,6 @@ def fold_replayed(found: dict, repros: dict, obs, family: str, detail: str) -> t
     return found, repros
 
 
-def explain_again(found: dict, recheck, dropped=frozenset()) -> dict:
-    """Unexplained (and out-of-range) keys whose examples the explanations accepted *later* in
-    the unit now explain (an input met before the implementation's other deviations were
-    confirmed) or group otherwise (their signature is taken against the model fitted now),
-    and keys naming
-    a deviation the model has ``dropped`` (``audit.collect.fitting.prune``, ``settle``): each
-    joins the key its smallest example gets now (nothing is left out).  ``recheck(obs)``
-    re-classifies one input."""
-    found = dict(found)
-    for key in [k for k in found if k[0] in ("unexplained", "out-of-range") or set(k) & set(dropped)]:
-        c = found.get(key)
-        if c is None or c.minimal is None and c.largest is None:
-            continue
-        again = [recheck(o) for o in (c.minimal, c.largest) if o is not None]
-        new = again[0].key
-        if new is None or new == key:
-            continue  # it agrees with the definition now (a flaky input), or nothing changed
-        del found[key]
-        target = found.get(new)
-        if target is None:
-            c.minimal = again[0]
-            c.largest = max((o for o in again if o.key == new), key=lambda o: o.difference)
-            found[new] = c
-        else:
-            target.count += c.count
-            target.absorbs = sorted(set(target.absorbs) | set(c.absorbs))
-            target.relations.update(c.relations)
-    return found
-
-
 def _findings(adapter, found: dict, evidence: Optional[dict] = None,
               repros: Optional[dict] = None, notes: Optional[list] = None) -> list[Finding]:
     """One finding per atomic family (and per signature group): the purest key (fewest

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 from hypothesis import strategies as st
 
 from . import fitting, realtext
-from .assemble import _findings, _source, explain_again, fold_replayed, merge_levels, remainder
+from .assemble import _findings, _source, fold_replayed, merge_levels, remainder
 from .cases import _applicable, load_cases
 from .checker import Checker
 from ..diagnose.conformance import align_claimed, level_conformance
@@ -36,6 +36,7 @@ from ..findings import LEVELS, AdapterSummary, Finding
 from ..settings import options as settings
 from ..settings.hypothesis_profiles import SearchProfile
 from ..settings.hypothesis_profiles import resolve as resolve_profile
+from .regroup import explain_again
 from .repros import reduce_repros
 from .search import (
     Pass, Progress, _rank, derived_seed, generate, keys_to_shrink, metamorphic_examiner, shrink, strategies,
