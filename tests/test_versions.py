@@ -148,7 +148,7 @@ def test_usage_errors_are_one_line_exit_2(args, message, tmp_path):
 def test_an_unreachable_scheduler_is_a_usage_error(tmp_path, monkeypatch):
     from audit.versions.engine import Engine, Progress
 
-    with pytest.raises(UsageError, match="--scheduler tcp://127.0.0.1:9: cannot reach the Dask scheduler"):
+    with pytest.raises(UsageError, match="--scheduler tcp://127.0.0.1:9: cannot reach the Dask scheduler: nothing listens"):
         with Engine("tcp://127.0.0.1:9", 1, Progress(False, "x")):
             pass
 
