@@ -1,8 +1,9 @@
 """Cases speed a run up; they never decide what is found (issue 20).
 
-The main job, ``chrf-audit run --impl nltk``, run from an empty directory (no ``cases/``)
-gives the same findings and the same repros as from the checkout (its curated cases
-replayed first), and those are the repros the README shows.  torchmetrics, audited with an
+The main job, ``chrf-audit run --impl nltk``, run from an empty directory with an empty
+cases directory (``--cases EMPTY``: no curated case replayed) gives the same findings and
+the same repros as from the checkout (its curated cases replayed first), and those are the
+repros the README shows.  torchmetrics, audited with an
 empty cases directory, gives all its known bugs.
 """
 
@@ -36,7 +37,10 @@ def _run(cwd: Path, out: Path, *extra) -> dict:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     empty = tmp_path_factory.mktemp("empty-dir")
-    from_empty = _run(empty, tmp_path_factory.mktemp("out-empty"))
+    # an empty directory alone would still replay the curated cases (``DEFAULT_CASES`` falls
+    # back to chrf-audit's own, issue 29 item 14): the cases directory is named, and empty
+    no_cases = tmp_path_factory.mktemp("no-cases")
+    from_empty = _run(empty, tmp_path_factory.mktemp("out-empty"), "--cases", str(no_cases))
     from_checkout = _run(ROOT, tmp_path_factory.mktemp("out-checkout"), "--cases", str(ROOT / "cases"))
     return from_empty, from_checkout
 
