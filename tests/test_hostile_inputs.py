@@ -3,7 +3,6 @@ silently accepted is now a one-line error with exit 2 (or an honest finding)."""
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -157,14 +156,3 @@ def test_no_hypothesis_directory_in_the_current_directory(here, capsys):
     (here / "mod.py").write_text("def f(h, refs):\n    return 50.0\n")
     assert main(["run", "--impl", "mod:f", "--max-examples", "5", "--quiet"]) == 1
     assert not (here / ".hypothesis").exists()
-
-
-def test_module_sleeping_on_import_is_bounded(here, capsys):
-    """c994a20 waited 60 s whatever --timeout said; now max(--timeout, LOAD_FLOOR)."""
-    from audit.adapters.isolation import LOAD_FLOOR
-
-    (here / "sleepy.py").write_text("import time\ntime.sleep(1000)\ndef f(h, r):\n    return 1.0\n")
-    t0 = time.monotonic()
-    err = _err(capsys, ["run", "--impl", "sleepy:f", "--timeout", "1", "--quiet"])
-    assert f"no answer within {LOAD_FLOOR:g} s" in err
-    assert time.monotonic() - t0 < 55  # hang detection: the old bound was 60 s
