@@ -29,6 +29,19 @@ def _findings():
     return [exc, order]
 
 
+def test_a_number_the_script_prints_is_shown_as_printed_not_raised():
+    """An unexplained corpus score is a number the script prints: its repro says what it prints
+    and what the definition gives (it said "# raises value" before)."""
+    f = Finding("chrF++.py", "unexplained", "corpus", "the score differs from the definition", dict(CLAIMS), "", "",
+                Repro("corpus", {"hypotheses": ["a", ""], "references": [["a"], ["a"]]}, 13.888888888888896,
+                      "50000000000000027/3600000000000000", 25.0, "0.25", "value"))
+    snippet = issue_facts("chrF++.py", "unexplained", [f], version="sha256:x", others=[f])["snippet"]
+    assert snippet.splitlines()[-2:] == [
+        "python3 chrF++.py -R reference.txt -H hypothesis.txt -nc 6 -nw 2 -b 2",
+        "# prints c6+w2-F2 25.0000; the definition gives 13.8889"], snippet
+    assert "raises" not in snippet
+
+
 def test_one_issue_per_root_cause_with_the_scripts_command_line():
     exc, order = _findings()
     facts = issue_facts("chrF++.py", "exception", [exc], version="sha256:x", others=[exc, order])

@@ -46,6 +46,11 @@ def _chrfpp_repro(finding: dict) -> str:
             f"{finding['claims'].get('beta', 2)} {m['actual']:.4f}: the same segments in the reverse order:",
             *_chrfpp_command(finding, "reversed")[:2],
             _chrfpp_command(finding, "reversed")[2] + f"  # prints {m['expected']:.4f}"]) + "\n"
+    if m.get("outcome") == "value":  # a number, not the definition's: what the script prints
+        claims = finding.get("claims") or {}
+        label = f"c{claims.get('char_order', 6)}+w{claims.get('word_order', 2)}-F{claims.get('beta', 2)}"
+        return "\n".join(head + _chrfpp_command(finding) + [
+            f"# prints {label} {m['actual']:.4f}; the definition gives {m['expected']:.4f}"]) + "\n"
     detail = " ".join(str(m.get("detail") or m.get("outcome")).split())
     return "\n".join(head + _chrfpp_command(finding) + [f"# raises {detail}"]) + "\n"
 
