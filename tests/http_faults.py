@@ -138,6 +138,19 @@ def _echo(ctx):
     return ("leaked " + ", ".join(leaked) if leaked else "redacted"), written
 
 
+def _credentials_elsewhere(ctx):
+    """CHRF_AUDIT_HTTP_TOKEN set, and ``--contract URL`` on a document server on another port:
+    the document server sees no credential (issue 39 item 1)."""
+    from tests.fixtures.recording import recording
+
+    ctx.mp.setenv("CHRF_AUDIT_HTTP_TOKEN", f"tok-{SECRET}")
+    with recording({"/c": json.dumps(BUILT_IN)}) as (docs, seen), running("healthy") as served:
+        code, out = ctx.cli("run", "--http", served, "--contract", docs + "c", "--max-examples", "3", "--quiet")
+    leaked = any(SECRET in v for h in seen.headers for v in h.values())
+    said = "; ".join(f"{m} {p} {'with' if 'authorization' in h else 'without'} authorization" for m, p, h in seen)
+    return ("sent the token" if leaked else "no credential" if code == "exit 0" else code), said + "\n" + out
+
+
 def _escape(ctx):
     """ESC, OSC and BEL in a service's refusal: neither the terminal nor markdown gets them raw
     (a wide terminal: the contract table's lines are cut to its width)."""
@@ -229,6 +242,7 @@ CASES = {
         c.cli("run", "--http", f"http://user:pw-{SECRET}@[::1/", "--contract", CONTRACT)),
     "http-header-framing": lambda c: (c.mp.setenv("CHRF_AUDIT_HTTP_HEADERS", json.dumps({"Content-Length": "5"})),
                                       c.cli("run", "--http", "http://127.0.0.1:9/", "--contract", CONTRACT))[1],
+    "http-credentials-elsewhere": _credentials_elsewhere,
     "contract-nested": lambda c: _contract(c, text="[" * 200_000),
     "contract-deep-schema": lambda c: _contract(c, text=DEEP),
     "contract-reversed-range": lambda c: _contract(c, lambda d: d["metric"].update(whitespace=["0020-0009"])),
