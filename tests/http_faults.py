@@ -223,6 +223,32 @@ def _version_markup(ctx):
     return ("injected" if injected or not titles else code), "\n".join(injected or titles)
 
 
+def _schema_ref(ctx, surface: str, kind: str):
+    """A schema of the audited contract with a ``$ref`` of ``kind`` -- to a local server that
+    records its hits (``http``), to a real file (``file``), to the schema itself at its root
+    (``loop``), to nothing (``nowhere``) -- in a contract file, a published document or the
+    MCP tool's outputSchema, with a real service behind: refused in one line before the
+    audit, nothing fetched (issue 39 item 2)."""
+    from tests.fixtures.recording import recording
+
+    (ctx.tmp / "s.json").write_text("{}")
+    with recording({"/s": "{}"}) as (base, seen):
+        ref = {"http": base + "s", "file": (ctx.tmp / "s.json").as_uri(), "loop": "#", "nowhere": "#/$defs/x"}[kind]
+        doc = json.loads(json.dumps(BUILT_IN))
+        doc["output_schema"] = {"$ref": ref, **doc["output_schema"]}
+        if surface == "mcp":
+            ctx.mp.setenv("CHRF_TEST_SCHEMA_REF", ref)
+            with running("mcp-schema-ref", mcp=True) as served:
+                code, out = ctx.cli("run", "--mcp", served + "mcp", "--tool", CONTRACT, "--max-examples", "3", "--quiet")
+        else:
+            (ctx.tmp / "c.json").write_text(json.dumps(doc))
+            with _serving(json.dumps(doc).encode()) as docs, running("healthy") as served:
+                where = "c.json" if surface == "file" else docs + "c"
+                code, out = ctx.cli("run", "--http", served, "--contract", where, "--max-examples", "3", "--quiet")
+    fetched = sum(1 for _, path, _ in seen if path == "/s")
+    return f"{code}, {fetched} fetched", out
+
+
 CASES = {
     "http-short-segment-scores": lambda c: _finding(c, "short-segment-scores", "contract-segment-scores"),
     "http-short-word-tokens": lambda c: _finding(c, "short-word-tokens", "contract-word-tokens"),
@@ -267,6 +293,11 @@ CASES = {
     "contract-doc-404": lambda c: _document(c, b"not here", 404),
     "contract-doc-foreign": lambda c: _document(c, json.dumps({"openapi": "3.1.0"}).encode()),
     "contract-doc-differs": _tool_document,
+    # a schema's references (issue 39 item 2)
+    **{f"{row}-schema-ref-{k}": (lambda c, s=surface, k=k: _schema_ref(c, s, k))
+       for row, surface in (("contract", "file"), ("contract-doc", "document"), ("mcp", "mcp"))
+       for k in ("http", "file", "loop")},
+    "contract-schema-ref-nowhere": lambda c: _schema_ref(c, "file", "nowhere"),
 }
 
 

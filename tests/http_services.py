@@ -302,6 +302,14 @@ def _echo(n: int, body: bytes):
     return ("echo", "refusal" if _has(body, "~") else ("refusal", "score", "text")[n % 3])
 
 
+def _schema_ref(answer: bytes) -> bytes:
+    """A tools/list answer whose ``CHRF_TEST_SCHEMA_KEY`` (default outputSchema) starts with
+    ``"$ref": CHRF_TEST_SCHEMA_REF``."""
+    key = os.environ.get("CHRF_TEST_SCHEMA_KEY", "outputSchema")
+    ref = json.dumps(os.environ["CHRF_TEST_SCHEMA_REF"])
+    return answer.replace(f'"{key}":{{'.encode(), f'"{key}":{{"$ref":{ref},'.encode(), 1)
+
+
 FAULTS = {
     "flapping": lambda n, body: ("status", 503) if n % 3 == 0 else None,
     "dropping": lambda n, body: ("drop", None) if n % 4 == 0 else None,
@@ -325,6 +333,8 @@ FAULTS = {
     "hang": lambda n, body: ("sleep", 30),
     "mcp-garbage-on-tilde": lambda n, body: ("garbage", None) if _mcp_call(body) else None,
     "mcp-drop-on-tilde": lambda n, body: ("drop", "json") if _mcp_call(body) else None,
+    # the audited tool's schema with a $ref (CHRF_TEST_SCHEMA_REF) in its tools/list answer
+    "mcp-schema-ref": lambda n, body: ("rewrite", _schema_ref) if _has(body, '"tools/list"') else None,
     "mcp-huge-on-tilde": lambda n, body: ("raw", b"[" + b" " * (17 << 20) + b"]") if _mcp_call(body) else None,
 }
 

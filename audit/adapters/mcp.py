@@ -28,6 +28,7 @@ class McpAdapter(HttpAdapter):
               name: Optional[str] = None, environ=None) -> "McpAdapter":
         import os
 
+        from ..contract import references
         from ..contract.spec import builtin_names
         from ..http.client import check_url
         from ..http.headers import ServiceHeaders
@@ -49,7 +50,7 @@ class McpAdapter(HttpAdapter):
         env_headers = credentials.variables
         client = McpClient(url, contract.mcp_tool, contract.mcp_arguments, timeout=timeout, concurrency=concurrency,
                            retries=retries, max_requests=max_requests, headers=credentials.for_url(url),
-                           secrets=credentials.secrets)
+                           secrets=credentials.secrets, schema_problem=references.problem)
         try:
             tools = client.tools()
             if contract.mcp_tool not in tools:
