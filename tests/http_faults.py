@@ -249,6 +249,36 @@ def _schema_ref(ctx, surface: str, kind: str):
     return f"{code}, {fetched} fetched", out
 
 
+def _mcp_closed_port(ctx):
+    """--mcp at a port nothing listens on: told at once, before the MCP SDK is even imported
+    (its start took 41-52 s on a loaded machine before it said "cannot connect")."""
+    code = ("import sys; from audit.cli import main; code = main(['run', '--mcp', 'http://127.0.0.1:9/mcp', '--tool', "
+            f"{CONTRACT!r}]); print(code, 'SDK started' if 'mcp.client' in sys.modules else 'SDK not started')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    exit_code, _, started = proc.stdout.strip().partition(" ")
+    return f"exit {exit_code}, {started}", proc.stderr
+
+
+def _busy_port(ctx):
+    """examples/chrf_service.py on a port another socket listens on: one line, no traceback."""
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        proc = subprocess.run([sys.executable, str(ROOT / "examples" / "chrf_service.py"), "--port",
+                               str(held.getsockname()[1])], capture_output=True, text=True, timeout=120)
+    return f"exit {proc.returncode}", proc.stderr
+
+
+def _auto_404(ctx):
+    """--contract auto at a service that answers 404 at its versioned contract path."""
+    from tests.fixtures.recording import recording
+
+    with recording() as (url, _):
+        return ctx.cli("run", "--http", url, "--contract", "auto")
+
+
 CASES = {
     "http-short-segment-scores": lambda c: _finding(c, "short-segment-scores", "contract-segment-scores"),
     "http-short-word-tokens": lambda c: _finding(c, "short-word-tokens", "contract-word-tokens"),
@@ -285,6 +315,9 @@ CASES = {
     "mcp-huge": lambda c: _mcp_finding(c, "mcp-huge-on-tilde", "contract-word-tokens"),
     "mcp-hang-all": lambda c: (lambda r: (r[0], r[2]))(_mcp(c, "hang", "--timeout", "1")),
     "mcp-refused": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", CONTRACT),
+    "mcp-closed-port": _mcp_closed_port,
+    "service-busy-port": _busy_port,
+    "contract-auto-404": _auto_404,
     "mcp-not-mcp": lambda c: (lambda r: (r[0], r[2]))(_not_mcp(c)),
     "mcp-unknown-tool": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", "chrf-compute@9"),
     # contract documents (--contract URL | auto)

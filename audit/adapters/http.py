@@ -210,7 +210,7 @@ def contract_for(spec: str, url: str, *, timeout: float, credentials: Optional[S
     from ..contract import document as D
     from ..contract.spec import builtin_names, load
     from ..errors import UsageError
-    from ..http.fetch import get_text
+    from ..http.fetch import NotServed, get_text
 
     spec = (spec or "").strip()
     if spec == "auto":
@@ -228,7 +228,11 @@ def contract_for(spec: str, url: str, *, timeout: float, credentials: Optional[S
             contract, diffs, used = D.read(text, public_url(origin + path))
             break
         else:
-            raise UsageError(f"--contract auto: {last or 'no built-in contract names a machine-readable path'}")
+            hint = ""
+            if isinstance(last, NotServed):  # the service answered: it publishes no contract there
+                hint = (f"; the service publishes no contract at its versioned path: give --contract NAME@VERSION "
+                        f"(built in: {', '.join(names or builtin_names())}), a contract file or the document's URL")
+            raise UsageError(f"--contract auto: {last or 'no built-in contract names a machine-readable path'}{hint}")
     elif spec.startswith(("http://", "https://")):
         contract, diffs, used = D.read(get_text(spec, timeout=timeout, credentials=credentials),
                                        public_url(spec))

@@ -30,7 +30,7 @@ class McpAdapter(HttpAdapter):
 
         from ..contract import references
         from ..contract.spec import builtin_names
-        from ..http.client import check_url
+        from ..http.client import check_url, refusal
         from ..http.headers import ServiceHeaders
         from ..http.mcp import McpClient
 
@@ -42,6 +42,9 @@ class McpAdapter(HttpAdapter):
         if tool not in builtin_names() and not contract_spec:
             raise UsageError(f"--tool {tool!r}: no built-in contract of that name@version (built in: "
                              f"{', '.join(builtin_names())}); give its contract with --contract FILE|URL|auto")
+        refused = refusal(url)  # at once: the SDK takes seconds to start before it would say so
+        if refused:
+            raise UsageError(f"--mcp {cls._shown(url)}: {refused}")
         credentials = ServiceHeaders.from_env(url, os.environ if environ is None else environ)
         contract, document = contract_for(contract_spec or tool, url, timeout=timeout, credentials=credentials,
                                           names=[tool] if tool in builtin_names() else None)

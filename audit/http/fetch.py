@@ -21,6 +21,14 @@ from .transport import DeadlineTransport, deadline
 MAX_DOCUMENT = 1024 * 1024
 
 
+class NotServed(UsageError):
+    """The server answered, but not the document: an HTTP status other than 200."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
 def get_text(url: str, *, timeout: float, credentials: Optional[ServiceHeaders] = None,
              what: str = "--contract") -> str:
     """The body of ``GET url`` (status 200, UTF-8, at most ``MAX_DOCUMENT`` bytes, the whole
@@ -53,5 +61,5 @@ def get_text(url: str, *, timeout: float, credentials: Optional[ServiceHeaders] 
     except UnicodeDecodeError:
         raise UsageError(f"{what} {shown}: HTTP {status}, the document is not UTF-8") from None
     if status != 200:
-        raise UsageError(f"{what} {shown}: HTTP {status}: {redact.text(one_line(text, 120)) or '(empty body)'}")
+        raise NotServed(f"{what} {shown}: HTTP {status}: {redact.text(one_line(text, 120)) or '(empty body)'}", status)
     return redact.text(text)
