@@ -121,6 +121,24 @@ def check_url(url: str) -> httpx.URL:
     return parsed
 
 
+def refusal(url: str, wait: float = 5.0) -> Optional[str]:
+    """Why ``url``'s host and port refuse a connection outright -- nothing listens there, no
+    such host -- told at once, before a client (the MCP SDK's session) takes seconds to start
+    and say so; None when a connection is accepted, or is slow (``wait`` seconds: a hang's
+    timeout; the client's own timeout then decides)."""
+    u = httpx.URL(url)
+    port = u.port or {"http": 80, "https": 443}.get(u.scheme, 80)
+    try:
+        with socket.create_connection((u.host, port), timeout=wait):
+            return None
+    except ConnectionRefusedError:
+        return f"nothing listens at {public_url(url).split('/')[2]} (connection refused)"
+    except socket.gaierror as e:
+        return f"no such host {u.host!r} ({e.strerror or e})"
+    except OSError:
+        return None
+
+
 def public_url(url: str) -> str:
     """The URL as reports write it: no user name, password, query or fragment (they may
     hold credentials; put those in the headers, docs/http.md); an IPv6 host in brackets."""
