@@ -51,7 +51,30 @@ def _action(ctx):
     return ("not read" if fresh else "read"), "an empty cache of the step's own, removed" if fresh else str(seen)
 
 
+def _versions(ctx):
+    """A hostile versions result in CHRF_AUDIT_CACHE and ~/.cache: not read; the project's is."""
+    import json
+
+    from audit.enrich.versions import results_for
+
+    lie = {"package": "nltk", "families": {"requested-order-divisor": {"introduced": "3.10.4", "fixed": None}},
+           "releases": [{"version": "3.10.3", "status": "audited", "families": []},
+                        {"version": "3.10.4", "status": "audited", "families": ["requested-order-divisor"]}]}
+    for where in (ctx.tmp / "cache", ctx.tmp / "home" / ".cache" / "chrf-audit"):
+        (where / "versions").mkdir(parents=True)
+        (where / "versions" / "nltk.json").write_text(json.dumps(lie))
+    ctx.mp.setenv("CHRF_AUDIT_CACHE", str(ctx.tmp / "cache"))
+    ctx.mp.setenv("HOME", str(ctx.tmp / "home"))
+    planted = results_for(["nltk"])
+    (ctx.tmp / "reports" / "versions").mkdir(parents=True)
+    (ctx.tmp / "reports" / "versions" / "nltk.json").write_bytes((ROOT / "reports" / "versions" / "nltk.json").read_bytes())
+    project = results_for(["nltk"]).get("nltk") or {}
+    ok = planted == {} and project.get("families", {}).get("requested-order-divisor", {}).get("introduced") is None
+    return ("not read" if ok else "read"), f"used: {project.get('_source')}"
+
+
 CASES = {
+    "cache-versions": _versions,
     "cache-fifo": lambda c: _entry(c, os.mkfifo),
     "cache-link": lambda c: _entry(c, V.PLANTED["symlink-to-a-valid-entry"]),
     "cache-huge": lambda c: _entry(c, V.PLANTED["huge"]),
