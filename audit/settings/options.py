@@ -280,7 +280,8 @@ _TABLE = (
         _opt("timestamp", bool, False, "record the time of the run (in one separate 'volatile' field of the JSON "
              "report)", _AUDIT),
         _opt("versions_from", Path, None, "a result of chrf-audit versions --json: the issues say which release "
-             "introduced each family (default: the cached result of the audited library, when there is one)",
+             "introduced each family (default: the project's reports/versions/PACKAGE.json of the audited library, when "
+             "there is one)",
              _AUDIT, metavar="FILE"),
         _opt("related", Path, None, "a JSON list of related upstream issues and pull requests (repository, number, "
              "kind, title, state, families) that the issue files cite", _AUDIT, metavar="FILE"),

@@ -1,6 +1,6 @@
 """``run_versions``: which releases, their units on the engine (all of them, or ``--bisect``'s
-rounds), the document, and the last result kept in the cache for ``run`` and the issue files
-(``<cache>/versions/<package>.json``, docs/versions.md).
+rounds), and the document (which ``run`` reads from the project's
+``reports/versions/<package>.json`` or ``--versions-from``: docs/versions.md).
 """
 
 from __future__ import annotations
@@ -8,12 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Optional
 
 from ..collect.parallel import default_jobs
 from ..settings import options
-from ..settings.cache import versions_result
 from . import bisect as bisection
 from . import envs, releases
 from .engine import Engine, Progress
@@ -51,10 +49,6 @@ def report_name(package: str) -> str:
     distribution name."""
     lib = library(package)
     return lib.name if lib is not None else envs.canonical(package)
-
-
-def cache_file(package: str) -> Path:
-    return versions_result(report_name(package))
 
 
 def plan(req: Request) -> tuple[str, list, list, list]:
