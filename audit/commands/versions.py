@@ -63,7 +63,7 @@ def _request(args):
         hypothesis_profile=args.hypothesis_profile, pythons=tuple(args.python),
         index=IndexOptions(args.index_url, tuple(args.find_links)), bisect=args.bisect,
         scheduler=args.scheduler.strip() if args.scheduler else None, jobs=args.jobs or default_jobs(),
-        quiet=args.quiet)
+        worker_wait=args.worker_wait, quiet=args.quiet)
 
 
 def print_table(doc: dict) -> None:

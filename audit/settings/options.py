@@ -246,6 +246,9 @@ _TABLE = (
              "transition), assuming a family is the same throughout an interval whose two ends agree", (VERSIONS,)),
         _opt("scheduler", str, None, "run on an existing Dask cluster instead (its workers need chrf-audit and the "
              "index)", (VERSIONS,), O.non_empty("address"), "tcp://HOST:PORT", group=ENGINE),
+        _opt("worker_wait", float, 120.0, "seconds to wait while the cluster has no worker (none joined yet, or the "
+             "last one died) before the run stops with an error (default 120)", (VERSIONS,), O.timeout, "SECONDS",
+             group=ENGINE),
     ),
     *_rows(
         STATISTICS,

@@ -13,7 +13,7 @@ from typing import Optional
 from ..collect.parallel import default_jobs
 from ..settings import options
 from . import bisect as bisection
-from . import envs, releases
+from . import envs, releases, scheduler
 from .engine import Engine, Progress
 from .index import IndexOptions, available_versions
 from .matrix import document
@@ -41,6 +41,7 @@ class Request:
     bisect: bool = False
     scheduler: Optional[str] = None
     jobs: Optional[int] = None  # None: the number of cores
+    worker_wait: float = options.default("worker_wait")
     quiet: bool = False
 
 
@@ -59,6 +60,8 @@ def plan(req: Request) -> tuple[str, list, list, list]:
                                   accepts=req.accepts)
     parsed = releases.parse(req.spec)
     envs.check_given(req.pythons)  # a bad --python is an error now, not in every unit
+    if req.scheduler:  # a wrong address is told before the package index is asked
+        scheduler.check(req.scheduler)
     chosen, missing = releases.select(parsed, available_versions(distribution, req.index))
     return distribution, specs, chosen, missing
 
@@ -77,7 +80,8 @@ def run_versions(req: Request) -> dict:
         return [dict(base, version=v, token=token) for v in versions]
 
     results: dict = {}
-    with Progress(not req.quiet, distribution) as progress, Engine(req.scheduler, req.jobs or default_jobs(), progress) as engine:
+    with (Progress(not req.quiet, distribution) as progress,
+          Engine(req.scheduler, req.jobs or default_jobs(), progress, req.worker_wait) as engine):
         if req.bisect:
             while True:
                 picks = bisection.next_round(chosen, results)
