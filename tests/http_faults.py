@@ -249,6 +249,21 @@ def _schema_ref(ctx, surface: str, kind: str):
     return f"{code}, {fetched} fetched", out
 
 
+def _after_preflight(ctx, transport: str):
+    """A service that answers the request before the audit, then drips (HTTP) or hangs (MCP)
+    every request (--timeout 1): the requests the audit makes, bounded by the fault budget
+    (three in a row, probes after), and the detail of its one timeout finding."""
+    name = "drip-after-preflight" if transport == "http" else "mcp-hang-after-preflight"
+    with running(name, mcp=transport == "mcp") as served:
+        target = ["--http", served, "--contract", CONTRACT] if transport == "http" else \
+            ["--mcp", served + "mcp", "--tool", CONTRACT]
+        code, out = ctx.cli("run", *target, "--timeout", "1", "--max-examples", "3", "--quiet", "--json", "a.json")
+    doc = json.loads((ctx.tmp / "a.json").read_text()) if (ctx.tmp / "a.json").is_file() else {}
+    made = doc["implementations"][0]["contract"]["requests"] if doc else -1
+    found = [f["minimal"]["detail"] for f in doc.get("findings", []) if f["minimal"]["outcome"] == "timeout"]
+    return f"{code}, {'at most 12' if 0 <= made <= 12 else made} requests", "\n".join(found) or out
+
+
 def _mcp_closed_port(ctx):
     """--mcp at a port nothing listens on: told at once, before the MCP SDK is even imported
     (its start took 41-52 s on a loaded machine before it said "cannot connect")."""
@@ -316,6 +331,8 @@ CASES = {
     "mcp-hang-all": lambda c: (lambda r: (r[0], r[2]))(_mcp(c, "hang", "--timeout", "1")),
     "mcp-refused": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", CONTRACT),
     "mcp-closed-port": _mcp_closed_port,
+    "http-drip-after-preflight": lambda c: _after_preflight(c, "http"),
+    "mcp-hang-after-preflight": lambda c: _after_preflight(c, "mcp"),
     "service-busy-port": _busy_port,
     "contract-auto-404": _auto_404,
     "mcp-not-mcp": lambda c: (lambda r: (r[0], r[2]))(_not_mcp(c)),

@@ -310,6 +310,18 @@ def _schema_ref(answer: bytes) -> bytes:
     return answer.replace(f'"{key}":{{'.encode(), f'"{key}":{{"$ref":{ref},'.encode(), 1)
 
 
+def _after_first_call(action):
+    """``action`` for every tools/call but the first (the request before the audit)."""
+    calls = []
+
+    def fault(n, body):
+        if _has(body, '"tools/call"'):
+            calls.append(n)
+            return action if len(calls) > 1 else None
+        return None
+    return fault
+
+
 FAULTS = {
     "flapping": lambda n, body: ("status", 503) if n % 3 == 0 else None,
     "dropping": lambda n, body: ("drop", None) if n % 4 == 0 else None,
@@ -319,6 +331,7 @@ FAULTS = {
     "always-503": lambda n, body: ("status", 503),
     "drip": lambda n, body: ("drip", 0.2),
     "drip-on-tilde": lambda n, body: ("drip", 0.2) if _has(body, "~") else None,
+    "drip-after-preflight": lambda n, body: None if n == 1 else ("drip", 0.2),
     "retry-after-forever": lambda n, body: ("status", (429, b"999999")),
     "retry-after-9999": lambda n, body: ("status", (429, b"Fri, 31 Dec 9999 23:59:59 GMT")),
     "nested": lambda n, body: ("raw", b"[" * 200_000),
@@ -331,6 +344,7 @@ FAULTS = {
     # cut mid-answer, an answer over 16 MiB
     "mcp-hang-on-tilde": lambda n, body: ("sleep", 30) if _mcp_call(body) else None,
     "hang": lambda n, body: ("sleep", 30),
+    "mcp-hang-after-preflight": _after_first_call(("sleep", 30)),
     "mcp-garbage-on-tilde": lambda n, body: ("garbage", None) if _mcp_call(body) else None,
     "mcp-drop-on-tilde": lambda n, body: ("drop", "json") if _mcp_call(body) else None,
     # the audited tool's schema with a $ref (CHRF_TEST_SCHEMA_REF) in its tools/list answer

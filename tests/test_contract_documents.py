@@ -114,3 +114,16 @@ def test_contract_auto_fetches_from_the_services_origin_with_its_credentials(tmp
     sent = [json.loads(line) for line in log.read_text().splitlines()]
     got = [h for h in sent if h[":path"] == BUILT_IN.doc["machine_readable"]]
     assert got and all(h.get("authorization") == "Bearer tok-auto-39" for h in sent)
+
+
+def test_a_redirect_from_the_services_origin_is_not_followed_with_the_credentials(tmp_path):
+    """`--contract auto` at a service whose versioned path redirects to another origin: the
+    redirect is not followed (its status is the one line), so the other origin sees nothing."""
+    from tests.fixtures.recording import recording
+
+    path = BUILT_IN.doc["machine_readable"]
+    with recording({"/c": json.dumps(BUILT_IN.doc)}) as (elsewhere, seen_elsewhere), \
+            recording({path: (302, b"", {"Location": elsewhere + "c"})}) as (service, seen):
+        proc = cli("run", "--http", service, "--contract", "auto", env={"CHRF_AUDIT_HTTP_TOKEN": "tok-redirect-39"})
+    assert proc.returncode == 2 and "HTTP 302" in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert seen_elsewhere == [] and [h.get("authorization") for h in seen.headers] == ["Bearer tok-redirect-39"]

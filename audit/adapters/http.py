@@ -15,7 +15,8 @@ even, half up or truncated, is within it); whether that last place is *right* (h
 is a contract check, exact, and named so (a truncating service is ``contract-score-rounding``,
 not a precision bug of the metric).  A request that fails costs the inputs
 it carried an outcome each (refused: ``exception``, 5xx or dropped: ``crash``, no answer:
-``timeout``, not the contract's answer: ``invalid``), never the audit.
+``timeout``, not the contract's answer: ``invalid``), never the audit.  Requests meet the fault
+budget callables have (``service_faults``): three faults in a row stop them, but for probes.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from ..contract.judge import error_answer
 from ..http.client import HttpClient, Reply, check_header, check_url, public_url
 from ..http.headers import ServiceHeaders
 from .base import Adapter, AdapterError, Claims, Support
+from .faults import Presumed
+from .service_faults import BudgetedClient
 
 #: a score as a decimal string (whole string: no trailing newline), at most 100 places
 _DECIMAL = re.compile(r"[0-9]{1,3}\.[0-9]{1,100}")
@@ -78,9 +81,9 @@ class HttpAdapter(Adapter):
             check_header(k, v, f"{contract.origin}: request.headers")
         headers.update(credentials.for_url(url))
         env_headers = credentials.variables
-        client = HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
-                            concurrency=concurrency, retries=retries, max_requests=max_requests, headers=headers,
-                            secrets=credentials.secrets)
+        client = BudgetedClient(HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
+                                           concurrency=concurrency, retries=retries, max_requests=max_requests,
+                                           headers=headers, secrets=credentials.secrets), timeout)
         adapter = cls(url, contract, client, name=name, env_headers=env_headers)
         adapter.document = document
         try:
@@ -150,7 +153,10 @@ class HttpAdapter(Adapter):
         results: list = [None] * len(items)
         for g, reply in zip(groups, self.client.map(bodies)):
             for k, i in enumerate(g):
-                results[i] = self.segment_result(reply, k, len(g))
+                result = self.segment_result(reply, k, len(g))
+                # a reply the fault budget presumed (the request was not sent, or outlived a derived
+                # limit): never evidence (audit.adapters.service_faults)
+                results[i] = Presumed(result, reply.presumed) if reply.presumed else result
         return results
 
     def segment_result(self, reply: Reply, k: int, n: int) -> tuple:

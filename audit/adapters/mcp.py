@@ -16,6 +16,7 @@ from typing import Optional
 from ..errors import UsageError
 from ..settings import options
 from .http import HttpAdapter, contract_for
+from .service_faults import BudgetedClient
 
 
 class McpAdapter(HttpAdapter):
@@ -51,9 +52,10 @@ class McpAdapter(HttpAdapter):
         if contract.id != tool:
             raise UsageError(f"--tool {tool}: the contract given is {contract.id}")
         env_headers = credentials.variables
-        client = McpClient(url, contract.mcp_tool, contract.mcp_arguments, timeout=timeout, concurrency=concurrency,
-                           retries=retries, max_requests=max_requests, headers=credentials.for_url(url),
-                           secrets=credentials.secrets, schema_problem=references.problem)
+        client = BudgetedClient(McpClient(url, contract.mcp_tool, contract.mcp_arguments, timeout=timeout,
+                                          concurrency=concurrency, retries=retries, max_requests=max_requests,
+                                          headers=credentials.for_url(url), secrets=credentials.secrets,
+                                          schema_problem=references.problem), timeout)
         try:
             tools = client.tools()
             if contract.mcp_tool not in tools:

@@ -156,10 +156,13 @@ class McpClient:
         return f"no MCP session ({type(inner).__name__}: {text})"
 
     # -- calls ----------------------------------------------------------------------------------
-    def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None) -> Reply:
+    def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None,
+             timeout: Optional[float] = None) -> Reply:
         """One tool call carrying ``body`` (the contract's request body) with its retries;
-        ``on_written`` runs once the call is on its way, while the server answers."""
+        ``on_written`` runs once the call is on its way, while the server answers; ``timeout``:
+        this call's, at most the client's (the fault budget's derived limit)."""
         count_request(self)
+        timeout = self.timeout if timeout is None else min(timeout, self.timeout)
         arguments = self.arguments(body)
         attempt = 0
         while True:
@@ -172,7 +175,7 @@ class McpClient:
                 reply = self._reply("dropped", None, "", f"{self._why(e)} (after {attempt} attempt"
                                     f"{'s' * (attempt > 1)})", attempt)
             else:
-                future = self._portal.start_task_soon(self._call, session, arguments, attempt)
+                future = self._portal.start_task_soon(self._call, session, arguments, attempt, timeout)
                 if on_written is not None and attempt == 1:
                     on_written()
                 reply = future.result()
@@ -189,25 +192,25 @@ class McpClient:
                 self.retried += 1
             self.sleep(wait)
 
-    def map(self, bodies: list, headers: Optional[dict] = None) -> list[Reply]:
+    def map(self, bodies: list, headers: Optional[dict] = None, timeout: Optional[float] = None) -> list[Reply]:
         """Replies to ``bodies``, in order, up to ``concurrency`` calls in flight."""
         if len(bodies) <= 1 or self.concurrency == 1:
-            return [self.send(b) for b in bodies]
+            return [self.send(b, timeout=timeout) for b in bodies]
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(bodies))) as pool:
-            return list(pool.map(self.send, bodies))
+            return list(pool.map(lambda b: self.send(b, timeout=timeout), bodies))
 
-    async def _call(self, session, arguments: dict, attempt: int) -> Reply:
+    async def _call(self, session, arguments: dict, attempt: int, timeout: float) -> Reply:
         import anyio
 
-        state: dict = {}
+        state: dict = {"timeout": timeout}
         _CALL.set(state)
         try:
-            with anyio.fail_after(2 * self.timeout):
-                result = await session.client.call_tool(self.tool, arguments, read_timeout_seconds=self.timeout)
+            with anyio.fail_after(2 * timeout):
+                result = await session.client.call_tool(self.tool, arguments, read_timeout_seconds=timeout)
         except TimeoutError:
-            return self._reply("timeout", None, "", f"no answer within {2 * self.timeout:g} s (the whole answer did "
+            return self._reply("timeout", None, "", f"no answer within {2 * timeout:g} s (the whole answer did "
                                "not come in time)", attempt)
         except Exception as e:  # noqa: BLE001 - whatever the server made of the call is a reply
             return self._failed(e, state, attempt, session)
@@ -227,7 +230,7 @@ class McpClient:
         if isinstance(inner, MCPError):
             message = one_line(inner.message, 160)
             if inner.code == REQUEST_TIMEOUT:
-                return self._reply("timeout", None, "", f"no answer within {self.timeout:g} s (the whole answer "
+                return self._reply("timeout", None, "", f"no answer within {state['timeout']:g} s (the whole answer "
                                    f"did not come in time: {message})", attempt)
             if inner.code == CONNECTION_CLOSED:
                 if s is not None:
