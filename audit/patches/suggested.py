@@ -223,8 +223,12 @@ def verdict(v: Validation, families) -> dict:
 
 
 def summary(v: Validation, families) -> dict:
-    """What the reports keep of a verification (plain data): the verdict, and what was checked."""
+    """What the reports keep of a verification (plain data): the verdict (its status with no
+    path of this machine: ``audit.files.machine``), and what was checked."""
+    from ..files.machine import hide
+
     out = verdict(v, families)
+    out["status"] = hide(out["status"])
     lt = v.library_tests
     out.update(families=list(families), options=dict(v.options), repros=v.repro_checks,
                default_unchanged=None if v.default_check is None else v.default_check["unchanged"],
