@@ -32,6 +32,7 @@ from ..errors import UsageError
 from .diffs import prepare_after
 from .jobs import Job, run_all
 from .library_tests import module_of
+from .summary_shape import Expected
 from .validate import FIXED, INTRODUCED, Target, Validation, _by_key, _judge, _repros
 
 #: the report's verification budget: the regression cases, then this many examples per level
@@ -63,6 +64,17 @@ def _issue_repros(before: dict, candidates: dict, families) -> dict:
                              "claims": claims, "minimal": False})
         out[fam] = reps
     return out
+
+
+def expected_summary(implementation: str, families, before_findings: list[dict], options: Optional[dict],
+                     candidates: Optional[dict]) -> Expected:
+    """What the summary of ``verify_suggested(implementation, diff, before_findings,
+    families=families, options=options, candidates=candidates)`` must say of itself
+    (``summary_shape.valid``: what the verification cache may give back)."""
+    before = _by_key([f for f in before_findings if f.get("implementation") == implementation])
+    tried = _issue_repros(before, candidates or {}, list(families))
+    return Expected(list(families), dict(options or {}),
+                    {fam: [(r["level"], r["inputs"], r["minimal"]) for r in reps] for fam, reps in tried.items()})
 
 
 def verify_suggested(implementation: str, diff: str, before_findings: list[dict], *, families=None,
