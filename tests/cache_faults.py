@@ -73,7 +73,33 @@ def _versions(ctx):
     return ("not read" if ok else "read"), f"used: {project.get('_source')}"
 
 
+def _status_path(ctx):
+    """A verification whose library tests cannot run, the message naming this interpreter."""
+    import sys
+
+    from audit.patches import summary
+    from audit.patches.validate import Validation
+    from tests.fixtures.machine_paths import machine_paths
+
+    side = {"passed": 0, "failed": 0, "error": f"{sys.executable}: No module named pytest"}
+    v = Validation(implementation="nltk", patch="suggested patch", source=None, files=[], before_versions={},
+                   after_versions={}, library_tests={"files": [], "before": side, "after": side, "broken": None})
+    status = summary(v, [])["status"]
+    return ("hidden" if not machine_paths(status) else "shown"), status
+
+
+def _first_install(ctx):
+    """What `pip install -e .` (the README's first command) installs: pytest among it."""
+    from importlib import metadata
+
+    runtime = [r for r in metadata.requires("chrf-audit") or [] if "extra ==" not in r]
+    found = [r for r in runtime if r.split(">")[0].split("=")[0].strip() == "pytest"]
+    return ("installed" if found else "missing"), ", ".join(found)
+
+
 CASES = {
+    "verify-machine-path": _status_path,
+    "install-without-pytest": _first_install,
     "cache-versions": _versions,
     "cache-fifo": lambda c: _entry(c, os.mkfifo),
     "cache-link": lambda c: _entry(c, V.PLANTED["symlink-to-a-valid-entry"]),

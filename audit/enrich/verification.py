@@ -41,16 +41,17 @@ def _verify(implementation: str, family: str, diff: str, before_findings: list[d
     verified (once per machine: ``verify_cache``, which gives back only a result of the exact
     shape of this verification's summary: ``summary_shape.valid``)."""
     from .. import upstream
-    from ..patches.summary_shape import expected, valid, well_formed
+    from ..patches.suggested import expected_summary
+    from ..patches.summary_shape import valid, well_formed
     from .verify_cache import cached
 
     def accept(result: dict) -> bool:
         if not well_formed(result):
             return False
         families = _families(implementation, family, before_findings)
-        return valid(result, expected(implementation, families, before_findings,
-                                      upstream.patch_options(implementation, families),
-                                      upstream.issue_candidates(implementation)))
+        return valid(result, expected_summary(implementation, families, before_findings,
+                                              upstream.patch_options(implementation, families),
+                                              upstream.issue_candidates(implementation)))
 
     return cached(implementation, family, diff, before_findings,
                   lambda: _compute(implementation, family, diff, before_findings), accept=accept)

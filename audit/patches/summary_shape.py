@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Optional
 
 #: the longest text a field may hold (a status names an error; a raw output is a number's text)
 STATUS_CHARS, RAW_CHARS, NAME_CHARS = 2000, 1000, 200
@@ -65,23 +64,12 @@ SCHEMA = _closed({
 class Expected:
     """What a verification's summary must say of itself: the ``families`` it is of, the
     ``options`` (keywords) the patched copy is called with, and per family the repros it may
-    have replayed: ``(level, inputs, minimal)``, those of the audit and of the library's record."""
+    have replayed: ``(level, inputs, minimal)``, those of the audit and of the library's record
+    (``suggested.expected_summary`` makes it from the arguments of ``verify_suggested``)."""
 
     families: list
     options: dict = field(default_factory=dict)
     repros: dict = field(default_factory=dict)
-
-
-def expected(implementation: str, families, before_findings: list[dict], options: Optional[dict],
-             candidates: Optional[dict]) -> Expected:
-    """The ``Expected`` of a verification of ``families`` (the arguments of ``verify_suggested``)."""
-    from .suggested import _issue_repros
-    from .validate import _by_key
-
-    before = _by_key([f for f in before_findings if f.get("implementation") == implementation])
-    tried = _issue_repros(before, candidates or {}, list(families))
-    return Expected(list(families), dict(options or {}),
-                    {fam: [(r["level"], r["inputs"], r["minimal"]) for r in reps] for fam, reps in tried.items()})
 
 
 def _validator():
