@@ -18,7 +18,8 @@ transition instead of all of them (docs/versions.md says what it assumes).
 Prints the family x release table; --json writes the matrix (docs/versions.md), --markdown DIR
 the report with its heat map and root-cause diffs.  The last result per package is kept in
 the cache (CHRF_AUDIT_CACHE or ~/.cache/chrf-audit: versions/PACKAGE.json).
-Exit 1 when the newest audited release has a finding, 0 otherwise, 2 on a usage error.
+Exit 1 when the newest audited release has a finding, 0 otherwise, 2 on a usage error or
+when no release could be audited (one line naming why; --json and --markdown still written).
 """
 
 from __future__ import annotations
@@ -103,17 +104,11 @@ def print_table(doc: dict) -> None:
         console.print(f"no audited release of {doc['package']} shows a finding", markup=False)
 
 
-def versions(args) -> int:
+def _write(args, doc: dict, text: str) -> None:
+    """--json and --markdown, when asked for."""
     from ..files import outputs
-    from ..files.jsontext import dumps
     from ..render import versions as render
-    from ..versions.runner import cache_file, run_versions
 
-    outputs.check_file(args.json, "--json")
-    outputs.check_dir(args.markdown, "--markdown")
-    doc = run_versions(_request(args))
-    print_table(doc)
-    text = dumps(doc)
     try:
         if args.json:
             outputs.atomic_write(args.json, text)
@@ -122,6 +117,24 @@ def versions(args) -> int:
                 outputs.atomic_write(Path(args.markdown) / rel, data)
     except OSError as exc:
         raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
+
+
+def versions(args) -> int:
+    from ..files import outputs
+    from ..files.jsontext import dumps
+    from ..versions import coverage
+    from ..versions.runner import cache_file, run_versions
+
+    outputs.check_file(args.json, "--json")
+    outputs.check_dir(args.markdown, "--markdown")
+    doc = run_versions(_request(args))
+    text = dumps(doc)
+    nothing = coverage.nothing_audited(doc)
+    if nothing is None:
+        print_table(doc)
+    _write(args, doc, text)
+    if nothing is not None:  # never read as success; the last good result stays in the cache
+        raise UsageError(nothing)
     try:
         outputs.atomic_write(cache_file(args.package), text)
     except OSError as exc:  # the cache is a convenience: say so, keep the result

@@ -32,13 +32,14 @@ from ..errors import UsageError
 from ..files.locking import locked
 from ..processes import owner as procs
 from ..processes.stderr_lines import informative
+from ..settings import limits
 from ..settings.cache import cache_root
 from . import index as idx
 
 MIN_PYTHON = (3, 10)
 READY = ".chrf-audit-ready"
-#: hang detection of one venv creation or install (a slow index or a large wheel is not a hang)
-INSTALL_TIMEOUT = 1800.0
+#: a distribution name as PEP 508 has it (checked before pip or a file name sees it)
+_NAME = re.compile(r"[A-Z0-9]([A-Z0-9._-]*[A-Z0-9])?", re.IGNORECASE)
 
 
 class Unusable(Exception):
@@ -66,22 +67,35 @@ def empty_dir() -> Path:
     return path
 
 
+def distribution_name(package: str) -> str:
+    """``package`` when it is a distribution name (PEP 508: letters, digits, ``.``, ``_``,
+    ``-``, a letter or digit at both ends), else UsageError: pip never sees ``./dir``,
+    ``x==1``, ``git+https://...`` or ``-e`` as PACKAGE, and no file name holds a ``/``."""
+    text = package.strip()
+    if not _NAME.fullmatch(text):
+        raise UsageError(f"PACKAGE {text[:80]!r} is not a distribution name (PEP 508: letters, digits, '.', '_' "
+                         "and '-', beginning and ending with a letter or digit)")
+    return text
+
+
 def canonical(package: str) -> str:
     return re.sub(r"[-_.]+", "-", package).lower()
 
 
-def run(argv, timeout: float = INSTALL_TIMEOUT, cwd=None) -> subprocess.CompletedProcess:
-    """A command to its end as an owned child, within ``timeout`` seconds (hang detection)."""
-    proc = procs.spawn(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, errors="replace", cwd=cwd)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        procs.stop(proc)
-        return subprocess.CompletedProcess(argv, -1, "", f"no end within {timeout:g} s")
-    finally:
-        procs.stop(proc)
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+def install_timeout() -> float:
+    """Hang detection of one pip / uv command (docs/limits.md: CHRF_AUDIT_MAX_INSTALL_SECONDS)."""
+    return limits.limit("install_seconds")
+
+
+def run(argv, timeout: Optional[float] = None, cwd=None) -> subprocess.CompletedProcess:
+    """A command to its end as an owned child, within ``timeout`` seconds (hang detection;
+    default: the install limit, ``install_timeout``)."""
+    if timeout is None:
+        timeout = install_timeout()
+    r = procs.run(argv, timeout=timeout, errors="replace", cwd=cwd)
+    if r.returncode == -1 and r.stderr == f"no end within {timeout:g} s" and timeout == install_timeout():
+        r.stderr += f" (the install limit, {limits.ENV['install_seconds']})"
+    return r
 
 
 _VERSION = "import sys; print('%d.%d' % sys.version_info[:2])"
@@ -178,7 +192,7 @@ def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOpt
     new one; ``check(python)`` imports the release there and returns its description
     (``{"version", ...}``) or raises Unusable.  The installed version must be ``version``."""
     root = envs_dir()
-    name = f"{canonical(package)}-{version}-py{interp.tag}"
+    name = f"{canonical(distribution_name(package))}-{version}-py{interp.tag}"
     venv = root / name
     info = ready(venv)
     if info is not None:
