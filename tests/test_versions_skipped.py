@@ -53,6 +53,7 @@ def test_a_release_whose_import_hangs_costs_max_timeout_15_s_and_nothing_audited
     doc = json.loads((tmp_path / "out.json").read_text())  # what it has is written
     assert [(r["version"], r["status"]) for r in doc["releases"]] == [(P.HANGING, "skipped")]
     assert not (tmp_path / "cache" / "versions" / f"{P.DIST}.json").exists()  # the cache keeps the last good one
+    assert list((tmp_path / "cache" / "versions" / "envs").glob("*.skipped")) == []  # a hang may pass: not kept
 
 
 def test_an_install_that_hangs_is_stopped_by_the_install_limit(tmp_path):
@@ -64,6 +65,7 @@ def test_an_install_that_hangs_is_stopped_by_the_install_limit(tmp_path):
                            "cannot install chrf-planted-versions==1.0 with Python "), line
     assert line.endswith(": no end within 5 s (the install limit, CHRF_AUDIT_MAX_INSTALL_SECONDS)"), line
     assert took < 5 + MARGIN
+    assert list((tmp_path / "cache" / "versions" / "envs").glob("*.skipped")) == []  # a hang may pass: not kept
 
 
 @pytest.mark.parametrize("package", ["./chrf_planted_versions", "chrf-planted-versions==1.0", "git+https://x/y",

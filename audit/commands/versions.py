@@ -73,6 +73,8 @@ def print_table(doc: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from ..render.versions import unseen_text
+
     needed = max([len("family")] + [len(f) for f in doc["families"]]) + 34 + sum(
         len(r["version"]) + 3 for r in doc["releases"])
     width = Console().width
@@ -100,6 +102,8 @@ def print_table(doc: dict) -> None:
             console.print(f"{r['version']}: {u['implementation']} not audited: {u['reason']}", markup=False)
         if r["status"] == "skipped" and not (r.get("reason") or "").startswith("not audited"):
             console.print(f"skipped {r['version']}: {r['reason']}", markup=False)
+    for span in doc.get("unseen") or []:
+        console.print(unseen_text(span), markup=False)
     if not doc["families"]:
         console.print(f"no audited release of {doc['package']} shows a finding", markup=False)
 
@@ -127,7 +131,13 @@ def versions(args) -> int:
 
     outputs.check_file(args.json, "--json")
     outputs.check_dir(args.markdown, "--markdown")
-    doc = run_versions(_request(args))
+    try:
+        doc = run_versions(_request(args))
+    except (KeyboardInterrupt, UsageError) as exc:  # stopped half-way: what it has (never cached)
+        partial = getattr(exc, "versions_document", None)
+        if partial is not None:
+            _write(args, partial, dumps(partial))
+        raise
     text = dumps(doc)
     nothing = coverage.nothing_audited(doc)
     if nothing is None:

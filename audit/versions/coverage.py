@@ -41,3 +41,35 @@ def nothing_audited(doc: dict) -> Optional[str]:
     n = len(releases)
     return (f"no release of {doc['package']} was audited ({n} release{'s' if n != 1 else ''} skipped): "
             f"{skip_reasons(releases)}")
+
+
+def _seen(release: dict) -> bool:
+    """Audited, or inferred by --bisect from the audited releases around it."""
+    return release["status"] == "audited" or (release.get("reason") or "").startswith("not audited (--bisect)")
+
+
+def unseen(doc: dict) -> list[dict]:
+    """The ranges of consecutive releases the document has no families for (skipped, not tried
+    beyond the edge of what could be audited, stopped): ``from``, ``to``, ``releases`` (how
+    many), ``before`` / ``after`` (the audited releases around it, or None) and ``families``
+    (those that differ between them: their transition lies somewhere in the range or at
+    ``after``, which the document names)."""
+    out: list = []
+    releases = doc["releases"]
+    i = 0
+    while i < len(releases):
+        if _seen(releases[i]):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(releases) and not _seen(releases[j + 1]):
+            j += 1
+        before = next((r for r in reversed(releases[:i]) if r["status"] == "audited"), None)
+        after = next((r for r in releases[j + 1:] if r["status"] == "audited"), None)
+        changing = sorted(set(before["families"]) ^ set(after["families"])) if before and after else []
+        out.append({"from": releases[i]["version"], "to": releases[j]["version"], "releases": j - i + 1,
+                    "before": before and before["version"], "after": after and after["version"],
+                    "families": changing})
+        i = j + 1
+    return out
+

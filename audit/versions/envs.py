@@ -35,6 +35,7 @@ from ..processes.stderr_lines import informative
 from ..settings import limits
 from ..settings.cache import cache_root
 from . import index as idx
+from . import remembered
 
 MIN_PYTHON = (3, 10)
 READY = ".chrf-audit-ready"
@@ -43,7 +44,12 @@ _NAME = re.compile(r"[A-Z0-9]([A-Z0-9._-]*[A-Z0-9])?", re.IGNORECASE)
 
 
 class Unusable(Exception):
-    """This release cannot be installed or imported with this interpreter (one line)."""
+    """This release cannot be installed or imported with this interpreter (one line).
+    ``lasting``: another attempt would fail the same way (remembered: ``remembered.py``)."""
+
+    def __init__(self, message: str, lasting: bool = False):
+        super().__init__(message)
+        self.lasting = lasting
 
 
 @dataclass(frozen=True)
@@ -183,7 +189,8 @@ def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexO
         r = run(step)
         if r.returncode != 0:
             said = informative(r.stderr or r.stdout) or f"exit status {r.returncode}"
-            raise Unusable(f"cannot {what} with Python {interp.tag}: {said}")
+            lasting = step is steps[1] and remembered.lasting(f"{r.stderr}\n{r.stdout}")
+            raise Unusable(f"cannot {what} with Python {interp.tag}: {said}", lasting=lasting)
 
 
 def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOptions,
@@ -197,6 +204,10 @@ def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOpt
     info = ready(venv)
     if info is not None:
         return venv, info
+    settings = remembered.key(index.to_dict())
+    why = remembered.recall(root, name, settings)
+    if why is not None:  # tried before with this Python, for a lasting reason
+        raise Unusable(why, lasting=True)
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -205,23 +216,37 @@ def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOpt
         info = ready(venv)
         if info is not None:
             return venv, info
-        for stale in glob.glob(str(root / f".build-{name}-*")) + ([str(venv)] if venv.exists() else []):
-            shutil.rmtree(stale, ignore_errors=True)  # a killed build's (under our lock: not in use)
-        build = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=root))
         try:
-            shutil.rmtree(build)  # the venv tools want to make it themselves
-            say(f"installing {package}=={version} (Python {interp.tag})")
-            _create(build, interp, f"{package}=={version}", index)
-            described = check(_python(build))
-            got = described.get("version")
-            if got is None or canonical_version(str(got)) != canonical_version(version):
-                raise Unusable(f"{package}=={version} installed, but the environment reports version {got}")
-            info = {"package": package, "version": version, "python": interp.tag}
-            (build / READY).write_text(json.dumps(info) + "\n", encoding="utf-8")
-            os.rename(build, venv)
-        finally:
-            shutil.rmtree(build, ignore_errors=True)
-    return venv, info
+            return venv, _build(root, name, package, version, interp, index, check, say)
+        except Unusable as exc:
+            if exc.lasting:
+                remembered.keep(root, name, settings, str(exc))
+            raise
+
+
+def _build(root: Path, name: str, package: str, version: str, interp: Interpreter, index: idx.IndexOptions,
+           check: Callable[[Path], dict], say: Callable[[str], None]) -> dict:
+    """Under the environment's lock: the environment built aside and renamed into place; its
+    marker (Unusable: why not)."""
+    venv = root / name
+    for stale in glob.glob(str(root / f".build-{name}-*")) + ([str(venv)] if venv.exists() else []):
+        shutil.rmtree(stale, ignore_errors=True)  # a killed build's (under our lock: not in use)
+    build = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=root))
+    try:
+        shutil.rmtree(build)  # the venv tools want to make it themselves
+        say(f"installing {package}=={version} (Python {interp.tag})")
+        _create(build, interp, f"{package}=={version}", index)
+        described = check(_python(build))
+        got = described.get("version")
+        if got is None or canonical_version(str(got)) != canonical_version(version):
+            raise Unusable(f"{package}=={version} installed, but the environment reports version {got}",
+                           lasting=True)
+        info = {"package": package, "version": version, "python": interp.tag}
+        (build / READY).write_text(json.dumps(info) + "\n", encoding="utf-8")
+        os.rename(build, venv)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return info
 
 
 def canonical_version(version: str) -> str:

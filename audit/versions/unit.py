@@ -24,7 +24,7 @@ from typing import Callable, Optional
 from ..adapters.supervisor import LOAD_FLOOR
 from ..errors import UsageError
 from ..processes.stderr_lines import one_line
-from . import envs
+from . import envs, remembered
 from .index import IndexOptions
 
 SERVER = Path(__file__).with_name("server.py")
@@ -46,8 +46,9 @@ def _describe(python: Path, spec: dict, timeout: float) -> dict:
         found = json.loads((r.stdout or "").strip().splitlines()[-1])
     except (ValueError, IndexError):
         found = {"error": one_line(r.stderr or f"exit status {r.returncode}", 300)}
-    if "error" in found:
-        raise envs.Unusable(f"cannot import it: {found['error']}")
+    if "error" in found:  # an import error stays (remembered); a hang or a lack of memory may pass
+        raise envs.Unusable(f"cannot import it: {found['error']}",
+                            lasting=remembered.lasting(f"{r.stderr}\n{r.stdout}\n{found['error']}"))
     return found
 
 
