@@ -61,6 +61,11 @@ def test_a_transition_across_skipped_releases_is_said_to_lie_in_the_range():
 
     assert unseen_text(span) == "could not see 2..3 (2 releases): f changed between 1 and 4, somewhere in this " \
                                 "range or at 4"
+    from audit.render.versions import render
+
+    page = render(dict(doc, unseen=[span], stopped="interrupted"), {})["p.md"].decode()
+    assert ("## Ranges it could not see\n\n- could not see 2..3 (2 releases): f changed between 1 and 4, somewhere "
+            "in this range or at 4\n\nThe run stopped before every release was audited (interrupted).") in page
 
 
 def _env(tmp_path: Path, cache: Path) -> dict:

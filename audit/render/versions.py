@@ -149,11 +149,17 @@ def markdown(doc: dict, facts: dict) -> str:
     else:
         lines.append("None.")
     lines.append("")
+    return "\n".join(lines + _unseen(doc))
+
+
+def _unseen(doc: dict) -> list:
+    """The ranges of releases the document has no families for, and why the run stopped."""
+    lines = []
     if doc.get("unseen"):
         lines += ["## Ranges it could not see", ""] + [f"- {_md(unseen_text(s))}" for s in doc["unseen"]] + [""]
     if doc.get("stopped"):
         lines += [f"The run stopped before every release was audited ({_md(doc['stopped'])}).", ""]
-    return "\n".join(lines)
+    return lines
 
 
 def unseen_text(span: dict) -> str:
