@@ -107,6 +107,22 @@ def test_all_with_bisect_over_uninstallable_releases_finishes_and_remembers_them
     assert (tmp_path / "b.json").read_bytes() == (tmp_path / "a.json").read_bytes()
 
 
+def test_pip_says_why_on_one_line():
+    """pip's ERROR line; a failed build's summary with its exception (not "note: This error
+    originates from a subprocess", which nltk 2.0.1's reason was)."""
+    from audit.versions.envs import installer_said
+
+    build = ("      urllib.error.URLError: <urlopen error [Errno -2] Name or service not known>\n      [end of output]\n"
+             "  note: This error originates from a subprocess, and is likely not a problem with pip.\n"
+             "error: subprocess-exited-with-error\n\n× Getting requirements to build wheel did not run "
+             "successfully.\n│ exit code: 1\n╰─> See above for output.\n\nnote: This error originates from a "
+             "subprocess, and is likely not a problem with pip.\n")
+    assert installer_said(build) == ("Getting requirements to build wheel did not run successfully: "
+                                     "urllib.error.URLError: <urlopen error [Errno -2] Name or service not known>")
+    assert installer_said("WARNING: x\nERROR: Package 'p' requires a different Python: 3.11.7 not in '<3'\n") == \
+        "Package 'p' requires a different Python: 3.11.7 not in '<3'"
+
+
 def test_a_failure_that_may_pass_is_not_remembered():
     from audit.versions.remembered import lasting
 

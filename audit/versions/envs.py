@@ -31,7 +31,7 @@ from typing import Callable, Optional
 from ..errors import UsageError
 from ..files.locking import locked
 from ..processes import owner as procs
-from ..processes.stderr_lines import informative
+from ..processes.stderr_lines import informative, one_line
 from ..settings import limits
 from ..settings.cache import cache_root
 from . import index as idx
@@ -175,6 +175,24 @@ def ready(venv: Path) -> Optional[dict]:
     return info if isinstance(info, dict) and _python(venv).exists() else None
 
 
+_PIP_ERROR = re.compile(r"^ERROR: (.+)$", re.MULTILINE)
+_PIP_SUMMARY = re.compile(r"^× (.+)$", re.MULTILINE)  # "× Getting requirements to build wheel did not run ..."
+_EXCEPTION = re.compile(r"^\s*((?:\w+\.)*\w*(?:Error|Exception): .+)$", re.MULTILINE)
+
+
+def installer_said(text: str) -> str:
+    """pip's (or uv's) reason on one line: its last ``ERROR:`` line; else its ``×`` summary of
+    a failed build with the build's last exception line (not "note: This error originates
+    from a subprocess", the last line naming an error); else ``informative``."""
+    errors = _PIP_ERROR.findall(text or "")
+    if errors:
+        return one_line(errors[-1], 300)
+    summary, raised = _PIP_SUMMARY.findall(text or ""), _EXCEPTION.findall(text or "")
+    if summary:
+        return one_line(summary[-1].rstrip(".") + (f": {raised[-1].strip()}" if raised else ""), 300)
+    return informative(text or "")
+
+
 def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexOptions) -> None:
     """A fresh environment at ``venv`` with ``requirement`` installed (Unusable: why not)."""
     tool = idx.uv()
@@ -188,7 +206,7 @@ def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexO
     for step, what in zip(steps, ("create a virtual environment", f"install {requirement}")):
         r = run(step)
         if r.returncode != 0:
-            said = informative(r.stderr or r.stdout) or f"exit status {r.returncode}"
+            said = installer_said(r.stderr or r.stdout) or f"exit status {r.returncode}"
             lasting = step is steps[1] and remembered.lasting(f"{r.stderr}\n{r.stdout}")
             raise Unusable(f"cannot {what} with Python {interp.tag}: {said}", lasting=lasting)
 
