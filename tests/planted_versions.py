@@ -80,8 +80,9 @@ def _record_line(name: str, data: bytes) -> str:
 def wheel(dest: Path, version: str, buggy: bool) -> Path:
     info = f"{MODULE}-{version}.dist-info"
     files = {
-        f"{MODULE}/__init__.py": (BROKEN_SOURCE if version == BROKEN else source(version, buggy)).encode(),
-        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {DIST}\nVersion: {version}\nRequires-Python: >=3.8\n".encode(),
+        f"{MODULE}/__init__.py": SPECIAL.get(version, source(version, buggy)).encode(),
+        f"{info}/METADATA": (f"Metadata-Version: 2.1\nName: {DIST}\nVersion: {version}\nRequires-Python: "
+                             f"{'<3' if version in PY2_ONLY else '>=3.8'}\n").encode(),
         f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: chrf-audit-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }
     record = "\n".join([_record_line(n, d) for n, d in files.items()] + [f"{info}/RECORD,,"]) + "\n"
@@ -111,6 +112,10 @@ def build_index(root: Path, releases: dict = RELEASES) -> str:
 # -- running chrf-audit versions on it from the tests ------------------------------------------
 BROKEN = "0.9"  # a release whose module cannot be imported (skipped, with the reason)
 BROKEN_SOURCE = 'raise ImportError("planted: release 0.9 cannot be imported")\n'
+HANGING = "0.8"  # a release whose import never ends
+#: releases no interpreter can install (Requires-Python <3: pip refuses them on every Python 3)
+PY2_ONLY = ("0.1", "0.2", "0.3", "0.4", "0.5")
+SPECIAL = {BROKEN: BROKEN_SOURCE, HANGING: "import time\n\ntime.sleep(3600)  # planted: the import hangs\n"}
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -30,6 +30,56 @@ def _versions(ctx, *extra, releases=None, spec="1.0"):
     return ctx.cli(*P.argv(url, spec, *extra)[3:])  # without "python -m audit.cli"
 
 
+def _one_interpreter(ctx) -> None:
+    """The machine's other interpreters hidden: a release is tried with chrf-audit's own."""
+    import sys
+
+    (ctx.tmp / "no-pyenv").mkdir(exist_ok=True)
+    ctx.mp.setenv("PYENV_ROOT", str(ctx.tmp / "no-pyenv"))
+    ctx.mp.setenv("PATH", os.path.dirname(sys.executable))
+
+
+def _releases(ctx, releases: dict, spec: str, *extra):
+    _one_interpreter(ctx)
+    return _versions(ctx, "--jobs", "1", *extra, releases=releases, spec=spec)
+
+
+def _install_hang(ctx):
+    from tests.fixtures.slow_index import dripping
+
+    _one_interpreter(ctx)
+    ctx.mp.setenv("CHRF_AUDIT_CACHE", str(ctx.tmp / "cache"))
+    ctx.mp.setenv("PIP_CONFIG_FILE", os.devnull)
+    ctx.mp.setenv("CHRF_AUDIT_MAX_INSTALL_SECONDS", "5")
+    P.build_index(ctx.tmp / "index", {"1.0": False})
+    with dripping(ctx.tmp / "index") as url:
+        return ctx.cli(*P.argv(url, "1.0", "--jobs", "1")[3:])
+
+
+def _bisect_edge(ctx):
+    """``all --bisect`` where the five oldest releases are for Python 2 only: it finishes,
+    trying few of them, and says which range it could not see."""
+    return _releases(ctx, {**{v: False for v in P.PY2_ONLY}, **P.RELEASES}, "all", "--bisect")
+
+
+def _stopped_half_way(ctx):
+    """SIGTERM once one of two releases is audited (the other's import hangs): what the run
+    has is written."""
+    import sys
+
+    from tests.fixtures.on_terminal import signal_when_shown
+
+    (ctx.tmp / "no-pyenv").mkdir()
+    url = P.build_index(ctx.tmp / "index", {"1.0": False, P.HANGING: False})
+    env = dict(P.env(ctx.tmp / "cache"), PYENV_ROOT=str(ctx.tmp / "no-pyenv"), COLUMNS="120",
+               PATH=os.path.dirname(sys.executable))
+    argv = [a for a in P.argv(url, f"1.0,{P.HANGING}", "--jobs", "2", "--timeout", "120", "--json",
+                              str(ctx.tmp / "out.json")) if a != "--quiet"]
+    code, _, _ = signal_when_shown(argv, env, ctx.tmp, b"1/2", signal.SIGTERM)
+    written = (ctx.tmp / "out.json").read_text() if (ctx.tmp / "out.json").is_file() else "nothing written"
+    return f"exit {code}", written
+
+
 def _at(ctx, address: str, *extra):
     import dask
 
@@ -135,4 +185,10 @@ CASES = {
     "versions-scheduler-dies": lambda c: _killed_mid_unit(c, "scheduler"),
     "versions-scheduler-stops": lambda c: _killed_mid_unit(c, "stop scheduler"),
     "versions-embedded-http-port": _embedded_ports,
+    "versions-nothing-audited": lambda c: _releases(c, {P.BROKEN: False}, f"{P.BROKEN},5.0"),
+    "versions-import-hang": lambda c: _releases(c, {P.HANGING: False}, P.HANGING, "--timeout", "1"),
+    "versions-install-hang": _install_hang,
+    "versions-package-name": lambda c: c.cli("versions", "--impl", P.IMPL, "--", "./chrf_planted_versions", "1.0"),
+    "versions-bisect-uninstallable": _bisect_edge,
+    "versions-stopped-half-way": _stopped_half_way,
 }

@@ -18,7 +18,8 @@ transition instead of all of them (docs/versions.md says what it assumes).
 Prints the family x release table; --json writes the matrix (docs/versions.md), --markdown DIR
 the report with its heat map and root-cause diffs.  `run` reads a project's result from
 reports/versions/PACKAGE.json (write it there with --json) or --versions-from FILE.
-Exit 1 when the newest audited release has a finding, 0 otherwise, 2 on a usage error.
+Exit 1 when the newest audited release has a finding, 0 otherwise, 2 on a usage error or
+when no release could be audited (one line naming why; --json and --markdown still written).
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ def print_table(doc: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from ..render.versions import unseen_text
+
     needed = max([len("family")] + [len(f) for f in doc["families"]]) + 34 + sum(
         len(r["version"]) + 3 for r in doc["releases"])
     width = Console().width
@@ -98,21 +101,17 @@ def print_table(doc: dict) -> None:
             console.print(f"{r['version']}: {u['implementation']} not audited: {u['reason']}", markup=False)
         if r["status"] == "skipped" and not (r.get("reason") or "").startswith("not audited"):
             console.print(f"skipped {r['version']}: {r['reason']}", markup=False)
+    for span in doc.get("unseen") or []:
+        console.print(unseen_text(span), markup=False)
     if not doc["families"]:
         console.print(f"no audited release of {doc['package']} shows a finding", markup=False)
 
 
-def versions(args) -> int:
+def _write(args, doc: dict, text: str) -> None:
+    """--json and --markdown, when asked for."""
     from ..files import outputs
-    from ..files.jsontext import dumps
     from ..render import versions as render
-    from ..versions.runner import run_versions
 
-    outputs.check_file(args.json, "--json")
-    outputs.check_dir(args.markdown, "--markdown")
-    doc = run_versions(_request(args))
-    print_table(doc)
-    text = dumps(doc)
     try:
         if args.json:
             outputs.atomic_write(args.json, text)
@@ -121,5 +120,29 @@ def versions(args) -> int:
                 outputs.atomic_write(Path(args.markdown) / rel, data)
     except OSError as exc:
         raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
+
+
+def versions(args) -> int:
+    from ..files import outputs
+    from ..files.jsontext import dumps
+    from ..versions import coverage
+    from ..versions.runner import run_versions
+
+    outputs.check_file(args.json, "--json")
+    outputs.check_dir(args.markdown, "--markdown")
+    try:
+        doc = run_versions(_request(args))
+    except (KeyboardInterrupt, UsageError) as exc:  # stopped half-way: what it has (never cached)
+        partial = getattr(exc, "versions_document", None)
+        if partial is not None:
+            _write(args, partial, dumps(partial))
+        raise
+    text = dumps(doc)
+    nothing = coverage.nothing_audited(doc)
+    if nothing is None:
+        print_table(doc)
+    _write(args, doc, text)
+    if nothing is not None:  # never read as success
+        raise UsageError(nothing)
     return 1 if doc["newest_has_findings"] else 0
 

@@ -186,15 +186,18 @@ def owned_pool(max_workers: int):
         raise
 
 
-def run(argv, **kwargs) -> subprocess.CompletedProcess:
+def run(argv, timeout: Optional[float] = None, **kwargs) -> subprocess.CompletedProcess:
     """A short command (creating a venv, a pip install) run to its end as an owned child: its
     own session, registered, stopped with the others on SIGTERM; stdin closed, output captured
-    as text (``kwargs`` go to Popen)."""
+    as text (``kwargs`` go to Popen).  ``timeout``: hang detection; a command still running
+    after it is stopped, and its result is exit status -1 with "no end within N s" as stderr."""
     kwargs = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True,
               **kwargs}
     proc = spawn(argv, **kwargs)
     try:
-        out, err = proc.communicate()
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(argv, -1, "", f"no end within {timeout:g} s")
     finally:
         stop(proc)  # what it left running in its group ends with it
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)

@@ -149,7 +149,28 @@ def markdown(doc: dict, facts: dict) -> str:
     else:
         lines.append("None.")
     lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + _unseen(doc))
+
+
+def _unseen(doc: dict) -> list:
+    """The ranges of releases the document has no families for, and why the run stopped."""
+    lines = []
+    if doc.get("unseen"):
+        lines += ["## Ranges it could not see", ""] + [f"- {_md(unseen_text(s))}" for s in doc["unseen"]] + [""]
+    if doc.get("stopped"):
+        lines += [f"The run stopped before every release was audited ({_md(doc['stopped'])}).", ""]
+    return lines
+
+
+def unseen_text(span: dict) -> str:
+    """One line about a range of releases the document has no families for (``unseen`` of
+    the document): where, how many, and the transitions that may lie in it."""
+    where = span["from"] if span["releases"] == 1 else f"{span['from']}..{span['to']}"
+    line = f"could not see {where} ({span['releases']} release{'s' if span['releases'] != 1 else ''})"
+    if span.get("families"):
+        line += (f": {', '.join(span['families'])} changed between {span['before']} and {span['after']}, "
+                 f"somewhere in this range or at {span['after']}")
+    return line
 
 
 def _before(audited: list, version: str):

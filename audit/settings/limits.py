@@ -18,6 +18,8 @@ resamples              CHRF_AUDIT_MAX_RESAMPLES         100000     --resamples, 
 line length (chars)    CHRF_AUDIT_MAX_LINE_LENGTH       100000     every segment file read
 file size (bytes)      CHRF_AUDIT_MAX_FILE_BYTES        268435456  every file a user names (segments,
                                                                    cases, configuration, baseline, diff)
+install (s)            CHRF_AUDIT_MAX_INSTALL_SECONDS   900        each pip / uv command of ``versions``
+                                                                   (index look-up, venv, install)
 =====================  ===============================  =========  ===============================
 
 Tolerance is bounded by the scale itself: 0 <= --tolerance <= 100.  The variables themselves
@@ -41,6 +43,7 @@ DEFAULTS = {
     "resamples": 100_000,
     "line_length": 100_000,
     "file_bytes": 256 << 20,
+    "install_seconds": 900.0,
 }
 #: The largest CHRF_AUDIT_MAX_TIMEOUT (seconds, about 11.6 days): Python's lock waits refuse
 #: more than ``threading.TIMEOUT_MAX`` (about 292 years is the C limit, but select(), poll()
@@ -63,7 +66,7 @@ def limit(name: str):
         raise UsageError(f"{ENV[name]}={raw!r}: not a number") from None
     if not (math.isfinite(value) and value > 0):
         raise UsageError(f"{ENV[name]}={raw!r}: must be a positive finite number")
-    if name == "timeout" and value > TIMEOUT_CEILING:
+    if name in ("timeout", "install_seconds") and value > TIMEOUT_CEILING:
         raise UsageError(f"{ENV[name]}={raw!r}: must be at most {TIMEOUT_CEILING:g} seconds")
     return value
 

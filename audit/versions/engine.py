@@ -200,15 +200,16 @@ class Engine:
             raise UsageError(f"{self.where} had no worker for {self.worker_wait:g} s (--worker-wait); nothing ran "
                              "the remaining releases")
 
-    def run(self, units: list[dict]) -> dict[str, dict]:
-        """version -> result of each unit."""
+    def run(self, units: list[dict], into: Optional[dict] = None) -> dict[str, dict]:
+        """version -> result of each unit (also put into ``into`` as each ends: a run stopped
+        half-way keeps those)."""
         from distributed import wait
         from distributed.client import FIRST_COMPLETED
 
         self.progress.planned(len(units))
         pending = {self.client.submit(task, u, key=f"{TOPIC}-{u['distribution']}-{u['version']}-{u['token']}",
                                       pure=False, retries=0): u for u in units}
-        out: dict[str, dict] = {}
+        out: dict[str, dict] = {} if into is None else into
         try:
             while pending:
                 try:

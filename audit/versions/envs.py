@@ -31,18 +31,25 @@ from typing import Callable, Optional
 from ..errors import UsageError
 from ..files.locking import locked
 from ..processes import owner as procs
-from ..processes.stderr_lines import informative
+from ..processes.stderr_lines import informative, one_line
+from ..settings import limits
 from ..settings.cache import cache_root
 from . import index as idx
+from . import remembered
 
 MIN_PYTHON = (3, 10)
 READY = ".chrf-audit-ready"
-#: hang detection of one venv creation or install (a slow index or a large wheel is not a hang)
-INSTALL_TIMEOUT = 1800.0
+#: a distribution name as PEP 508 has it (checked before pip or a file name sees it)
+_NAME = re.compile(r"[A-Z0-9]([A-Z0-9._-]*[A-Z0-9])?", re.IGNORECASE)
 
 
 class Unusable(Exception):
-    """This release cannot be installed or imported with this interpreter (one line)."""
+    """This release cannot be installed or imported with this interpreter (one line).
+    ``lasting``: another attempt would fail the same way (remembered: ``remembered.py``)."""
+
+    def __init__(self, message: str, lasting: bool = False):
+        super().__init__(message)
+        self.lasting = lasting
 
 
 @dataclass(frozen=True)
@@ -66,22 +73,35 @@ def empty_dir() -> Path:
     return path
 
 
+def distribution_name(package: str) -> str:
+    """``package`` when it is a distribution name (PEP 508: letters, digits, ``.``, ``_``,
+    ``-``, a letter or digit at both ends), else UsageError: pip never sees ``./dir``,
+    ``x==1``, ``git+https://...`` or ``-e`` as PACKAGE, and no file name holds a ``/``."""
+    text = package.strip()
+    if not _NAME.fullmatch(text):
+        raise UsageError(f"PACKAGE {text[:80]!r} is not a distribution name (PEP 508: letters, digits, '.', '_' "
+                         "and '-', beginning and ending with a letter or digit)")
+    return text
+
+
 def canonical(package: str) -> str:
     return re.sub(r"[-_.]+", "-", package).lower()
 
 
-def run(argv, timeout: float = INSTALL_TIMEOUT, cwd=None) -> subprocess.CompletedProcess:
-    """A command to its end as an owned child, within ``timeout`` seconds (hang detection)."""
-    proc = procs.spawn(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, errors="replace", cwd=cwd)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        procs.stop(proc)
-        return subprocess.CompletedProcess(argv, -1, "", f"no end within {timeout:g} s")
-    finally:
-        procs.stop(proc)
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+def install_timeout() -> float:
+    """Hang detection of one pip / uv command (docs/limits.md: CHRF_AUDIT_MAX_INSTALL_SECONDS)."""
+    return limits.limit("install_seconds")
+
+
+def run(argv, timeout: Optional[float] = None, cwd=None) -> subprocess.CompletedProcess:
+    """A command to its end as an owned child, within ``timeout`` seconds (hang detection;
+    default: the install limit, ``install_timeout``)."""
+    if timeout is None:
+        timeout = install_timeout()
+    r = procs.run(argv, timeout=timeout, errors="replace", cwd=cwd)
+    if r.returncode == -1 and r.stderr == f"no end within {timeout:g} s" and timeout == install_timeout():
+        r.stderr += f" (the install limit, {limits.ENV['install_seconds']})"
+    return r
 
 
 _VERSION = "import sys; print('%d.%d' % sys.version_info[:2])"
@@ -155,6 +175,24 @@ def ready(venv: Path) -> Optional[dict]:
     return info if isinstance(info, dict) and _python(venv).exists() else None
 
 
+_PIP_ERROR = re.compile(r"^ERROR: (.+)$", re.MULTILINE)
+_PIP_SUMMARY = re.compile(r"^× (.+)$", re.MULTILINE)  # "× Getting requirements to build wheel did not run ..."
+_EXCEPTION = re.compile(r"^\s*((?:\w+\.)*\w*(?:Error|Exception): .+)$", re.MULTILINE)
+
+
+def installer_said(text: str) -> str:
+    """pip's (or uv's) reason on one line: its last ``ERROR:`` line; else its ``×`` summary of
+    a failed build with the build's last exception line (not "note: This error originates
+    from a subprocess", the last line naming an error); else ``informative``."""
+    errors = _PIP_ERROR.findall(text or "")
+    if errors:
+        return one_line(errors[-1], 300)
+    summary, raised = _PIP_SUMMARY.findall(text or ""), _EXCEPTION.findall(text or "")
+    if summary:
+        return one_line(summary[-1].rstrip(".") + (f": {raised[-1].strip()}" if raised else ""), 300)
+    return informative(text or "")
+
+
 def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexOptions) -> None:
     """A fresh environment at ``venv`` with ``requirement`` installed (Unusable: why not)."""
     tool = idx.uv()
@@ -168,8 +206,9 @@ def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexO
     for step, what in zip(steps, ("create a virtual environment", f"install {requirement}")):
         r = run(step)
         if r.returncode != 0:
-            said = informative(r.stderr or r.stdout) or f"exit status {r.returncode}"
-            raise Unusable(f"cannot {what} with Python {interp.tag}: {said}")
+            said = installer_said(r.stderr or r.stdout) or f"exit status {r.returncode}"
+            lasting = step is steps[1] and remembered.lasting(f"{r.stderr}\n{r.stdout}")
+            raise Unusable(f"cannot {what} with Python {interp.tag}: {said}", lasting=lasting)
 
 
 def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOptions,
@@ -178,11 +217,15 @@ def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOpt
     new one; ``check(python)`` imports the release there and returns its description
     (``{"version", ...}``) or raises Unusable.  The installed version must be ``version``."""
     root = envs_dir()
-    name = f"{canonical(package)}-{version}-py{interp.tag}"
+    name = f"{canonical(distribution_name(package))}-{version}-py{interp.tag}"
     venv = root / name
     info = ready(venv)
     if info is not None:
         return venv, info
+    settings = remembered.key(index.to_dict())
+    why = remembered.recall(root, name, settings)
+    if why is not None:  # tried before with this Python, for a lasting reason
+        raise Unusable(why, lasting=True)
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -191,23 +234,37 @@ def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOpt
         info = ready(venv)
         if info is not None:
             return venv, info
-        for stale in glob.glob(str(root / f".build-{name}-*")) + ([str(venv)] if venv.exists() else []):
-            shutil.rmtree(stale, ignore_errors=True)  # a killed build's (under our lock: not in use)
-        build = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=root))
         try:
-            shutil.rmtree(build)  # the venv tools want to make it themselves
-            say(f"installing {package}=={version} (Python {interp.tag})")
-            _create(build, interp, f"{package}=={version}", index)
-            described = check(_python(build))
-            got = described.get("version")
-            if got is None or canonical_version(str(got)) != canonical_version(version):
-                raise Unusable(f"{package}=={version} installed, but the environment reports version {got}")
-            info = {"package": package, "version": version, "python": interp.tag}
-            (build / READY).write_text(json.dumps(info) + "\n", encoding="utf-8")
-            os.rename(build, venv)
-        finally:
-            shutil.rmtree(build, ignore_errors=True)
-    return venv, info
+            return venv, _build(root, name, package, version, interp, index, check, say)
+        except Unusable as exc:
+            if exc.lasting:
+                remembered.keep(root, name, settings, str(exc))
+            raise
+
+
+def _build(root: Path, name: str, package: str, version: str, interp: Interpreter, index: idx.IndexOptions,
+           check: Callable[[Path], dict], say: Callable[[str], None]) -> dict:
+    """Under the environment's lock: the environment built aside and renamed into place; its
+    marker (Unusable: why not)."""
+    venv = root / name
+    for stale in glob.glob(str(root / f".build-{name}-*")) + ([str(venv)] if venv.exists() else []):
+        shutil.rmtree(stale, ignore_errors=True)  # a killed build's (under our lock: not in use)
+    build = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=root))
+    try:
+        shutil.rmtree(build)  # the venv tools want to make it themselves
+        say(f"installing {package}=={version} (Python {interp.tag})")
+        _create(build, interp, f"{package}=={version}", index)
+        described = check(_python(build))
+        got = described.get("version")
+        if got is None or canonical_version(str(got)) != canonical_version(version):
+            raise Unusable(f"{package}=={version} installed, but the environment reports version {got}",
+                           lasting=True)
+        info = {"package": package, "version": version, "python": interp.tag}
+        (build / READY).write_text(json.dumps(info) + "\n", encoding="utf-8")
+        os.rename(build, venv)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return info
 
 
 def canonical_version(version: str) -> str:

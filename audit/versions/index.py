@@ -21,6 +21,7 @@ from typing import Optional
 from ..errors import UsageError
 from ..processes import owner as procs
 from ..processes.stderr_lines import informative
+from ..settings import limits
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ _AVAILABLE = re.compile(r"^Available versions:\s*(.*)$", re.MULTILINE)
 def available_versions(package: str, index: IndexOptions) -> list[str]:
     """The release versions the index offers for ``package`` (final releases, as pip lists
     them for chrf-audit's interpreter), unsorted strings; UsageError when pip finds none."""
-    r = procs.run(pip() + ["index", "versions", package, *index.pip_flags()], errors="replace")
+    r = procs.run(pip() + ["index", "versions", package, *index.pip_flags()], errors="replace",
+                  timeout=limits.limit("install_seconds"))
     found = _AVAILABLE.search(r.stdout or "")
     if r.returncode != 0 or not found:
         said = informative(r.stderr or r.stdout) or f"pip exited with status {r.returncode}"

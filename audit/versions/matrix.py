@@ -148,16 +148,18 @@ def root_cause_diff(family: str, library: Optional[str], old: dict, new: dict, o
 
 
 def document(package: str, versions: list, results: dict, *, implementations: list, settings: dict,
-             library: Optional[str], inferred: Optional[dict] = None) -> dict:
-    """The versions document (see the module's docstring)."""
-    inferred = inferred or {}
+             library: Optional[str], inferred: Optional[dict] = None, untried: Optional[dict] = None) -> dict:
+    """The versions document (see the module's docstring).  A release without a result is
+    skipped: ``inferred`` by --bisect (version -> the audited releases around it), else with
+    the reason in ``untried``."""
+    inferred, untried = inferred or {}, untried or {}
     releases = []
     for v in versions:
         r = results.get(v)
         if r is None:
             lo, hi = inferred.get(v, (None, None))
             reason = (f"not audited (--bisect): between {lo} and {hi}, which show the same families"
-                      if lo else "not audited (--bisect)")
+                      if lo else untried.get(v, "not audited (--bisect)"))
             r = {"status": "skipped", "reason": reason, "families": [], "findings": [], "python": None}
         releases.append({"version": v, "status": r["status"], "reason": r.get("reason"),
                          "families": list(r.get("families") or []), "python": r.get("python"),

@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..collect.parallel import default_jobs
+from ..errors import UsageError
+from ..processes import owner as procs
+from ..processes.stderr_lines import one_line
 from ..settings import options
 from . import bisect as bisection
-from . import envs, releases, scheduler
+from . import coverage, envs, releases, scheduler
 from .engine import Engine, Progress
 from .index import IndexOptions, available_versions
 from .matrix import document
@@ -79,24 +82,43 @@ def run_versions(req: Request) -> dict:
     def units(versions):
         return [dict(base, version=v, token=token) for v in versions]
 
-    results: dict = {}
-    with (Progress(not req.quiet, distribution) as progress,
-          Engine(req.scheduler, req.jobs or default_jobs(), progress, req.worker_wait) as engine):
-        if req.bisect:
-            while True:
-                picks = bisection.next_round(chosen, results)
-                if not picks:
-                    break
-                results.update(engine.run(units(picks)))
-        else:
-            results.update(engine.run(units(chosen)))
+    results: dict = {}  # version -> result, as each unit ends
+    try:
+        with (Progress(not req.quiet, distribution) as progress,
+              Engine(req.scheduler, req.jobs or default_jobs(), progress, req.worker_wait) as engine):
+            if req.bisect:
+                while picks := bisection.next_round(chosen, results):
+                    engine.run(units(picks), into=results)
+            else:
+                engine.run(units(chosen), into=results)
+    except (KeyboardInterrupt, UsageError) as exc:  # Ctrl-C, SIGTERM, the cluster gone: what it has
+        if results:
+            why = ("terminated" if isinstance(exc, procs.Terminated) else "interrupted"
+                   if isinstance(exc, KeyboardInterrupt) else one_line(str(exc), 200))
+            exc.versions_document = _document(req, distribution, specs, chosen, missing, results, settings, why)
+        raise
+    return _document(req, distribution, specs, chosen, missing, results, settings)
+
+
+def _document(req: Request, distribution: str, specs: list, chosen: list, missing: list, results: dict,
+              settings: dict, stopped: Optional[str] = None) -> dict:
+    """The document of ``results``; ``stopped``: why the run ended before every release had
+    its result (each of those says so)."""
+    results = dict(results)
     inferred = bisection.inferred(chosen, results) if req.bisect else {}
+    untried = bisection.beyond(chosen, results) if req.bisect else {}
+    for v in chosen:
+        if stopped and v not in results and v not in inferred and v not in untried:
+            untried[v] = f"the run stopped before it was audited ({stopped})"
     for v in missing:
         results[v] = {"version": v, "status": "skipped", "reason": "not on the package index", "families": [],
                       "findings": [], "python": None, "sources": {}}
     lib = library(req.package)
     doc = document(report_name(req.package), releases.ordered(chosen + missing), results,
                    implementations=[s["name"] for s in specs], settings=settings,
-                   library=lib.name if lib is not None else None, inferred=inferred)
+                   library=lib.name if lib is not None else None, inferred=inferred, untried=untried)
     doc["distribution"] = distribution
+    doc["unseen"] = coverage.unseen(doc)
+    if stopped:
+        doc["stopped"] = stopped
     return doc

@@ -138,9 +138,9 @@ def _probe(address: str, timeout: float) -> Optional[str]:
         return f"it accepts connections but answers no Dask handshake within {timeout:g} s"
     except MemoryError:
         return "it does not speak Dask's protocol (its first message announces more bytes than can be held)"
-    except CommClosedError:
-        return "it closed the connection without a Dask handshake"
-    except OSError as exc:
+    except OSError as exc:  # CommClosedError is one; Dask retries a connection closed at once until its timeout
+        if isinstance(exc, CommClosedError) or isinstance(exc.__cause__, CommClosedError):
+            return "it closed the connection without a Dask handshake"
         return f"no Dask connection within {timeout:g} s ({_said(exc)})"
     except Exception as exc:  # noqa: BLE001 - whatever the peer's bytes make of Dask's decoder
         return f"it does not speak Dask's protocol ({type(exc).__name__}: {_said(exc)})"

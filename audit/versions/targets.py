@@ -20,6 +20,7 @@ from ..errors import UsageError
 from ..settings import options
 from ..settings.option import parse_names
 from ..upstream import registry
+from . import envs
 
 
 def library(package: str):
@@ -36,6 +37,7 @@ def targets(package: str, *, impl: Optional[str] = None, corpus_impl: Optional[s
             accepts: Optional[str] = None) -> tuple[Optional[str], list[dict]]:
     """(the distribution to install, [server spec per implementation]); UsageError for a
     combination that says nothing auditable."""
+    package = envs.distribution_name(package)  # before pip, or a file name, sees it
     overrides = check_overrides(overrides)
     options.validate({"max_refs": max_refs, "name": name, "accepts": accepts})  # the checks of the option table
     accepted = frozenset(parse_names(accepts or ""))

@@ -21,9 +21,10 @@ import shlex
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..adapters.supervisor import LOAD_FLOOR
 from ..errors import UsageError
 from ..processes.stderr_lines import one_line
-from . import envs
+from . import envs, remembered
 from .index import IndexOptions
 
 SERVER = Path(__file__).with_name("server.py")
@@ -36,16 +37,18 @@ def server_command(python: Path, spec: dict, describe: bool = False) -> list[str
             json.dumps(spec, sort_keys=True, ensure_ascii=True)]
 
 
-def _describe(python: Path, spec: dict) -> dict:
+def _describe(python: Path, spec: dict, timeout: float) -> dict:
     """Import the release in its environment (the first implementation's backend): its
-    description, or Unusable with the import error."""
-    r = envs.run(server_command(python, spec, describe=True), timeout=600, cwd=spec["cwd"])
+    description, or Unusable with the import error.  A hang costs what it costs in ``run``:
+    ``max(--timeout, LOAD_FLOOR)`` seconds (it was 600)."""
+    r = envs.run(server_command(python, spec, describe=True), timeout=max(timeout, LOAD_FLOOR), cwd=spec["cwd"])
     try:
         found = json.loads((r.stdout or "").strip().splitlines()[-1])
     except (ValueError, IndexError):
         found = {"error": one_line(r.stderr or f"exit status {r.returncode}", 300)}
-    if "error" in found:
-        raise envs.Unusable(f"cannot import it: {found['error']}")
+    if "error" in found:  # an import error stays (remembered); a hang or a lack of memory may pass
+        raise envs.Unusable(f"cannot import it: {found['error']}",
+                            lasting=remembered.lasting(f"{r.stderr}\n{r.stdout}\n{found['error']}"))
     return found
 
 
@@ -66,7 +69,7 @@ def _environment(unit: dict, say) -> tuple[Optional[Path], Optional[dict], str]:
     for interp in envs.interpreters(tuple(unit.get("pythons") or ())):
         try:
             venv, info = envs.prepare(unit["distribution"], unit["version"], interp, index,
-                                      lambda py: _describe(py, spec), say=say)
+                                      lambda py: _describe(py, spec, unit["timeout"]), say=say)
             return venv, info, ""
         except envs.Unusable as exc:
             reasons.append(str(exc))
