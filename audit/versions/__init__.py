@@ -6,5 +6,5 @@ fix, and the root-cause diff between the releases around it (docs/versions.md).
 their configuration), ``envs`` (the cached environments and interpreters), ``server`` (the
 protocol server a release's environment runs), ``unit`` (one release: install, audit),
 ``engine`` (Dask), ``bisect`` (``--bisect``'s rounds), ``matrix`` (the document), ``runner``
-(all of it, and the cached last result).
+(all of it).
 """
