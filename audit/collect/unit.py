@@ -231,14 +231,15 @@ class UnitAudit:
 
     def replay_fresh(self) -> None:
         """Every repro replayed in a fresh worker: a value it does not give there is a
-        ``stateful`` or ``nondeterminism`` finding, into which the key it stood for is folded."""
+        ``crash``, ``timeout``, ``stateful`` or ``nondeterminism`` finding
+        (``audit.collect.replay.judge``), into which the key it stood for is folded."""
         from .replay import replay
 
         self.phase = f"{self.level} (fresh replay)"
         observations = [c.minimal for c in self.found.values() if c.minimal is not None] + list(self.repros.values())
         unique = list({id(o): o for o in observations}.values())
-        for obs, family, detail in replay(self.adapter, unique, self.checker.tolerance):
-            self.found, self.repros = fold_replayed(self.found, self.repros, obs, family, detail)
+        for obs, family, detail, outcome in replay(self.adapter, unique, self.checker.tolerance):
+            self.found, self.repros = fold_replayed(self.found, self.repros, obs, family, detail, outcome)
 
     def assemble(self) -> "LevelAudit":
         self.phase = f"{self.level} (conformance)"
