@@ -26,6 +26,7 @@ from typing import Optional
 
 from ..settings import options
 from ..contract.judge import error_answer
+from ..render._text import terminal_line
 from ..http.client import HttpClient, Reply, check_header, check_url, headers_from_env, public_url, secret_values
 from .base import Adapter, AdapterError, Claims, Support
 
@@ -245,7 +246,7 @@ def contract_for(spec: str, url: str, *, timeout: float, headers: Optional[dict]
               "audited": contract.id if used == "built-in" else "the document", "differences": diffs,
               "builtin": contract.id in builtin_names()}
     if diffs:
-        say = say or (lambda line: print(line, file=sys.stderr))
+        say = say or (lambda line: print(terminal_line(line), file=sys.stderr))  # its keys are the document's
         say(f"contract {record['from']}: {len(diffs)} difference{'s' * (len(diffs) != 1)} from the built-in "
             f"{contract.id} ({'the built-in contract' if used == 'built-in' else 'the document'} is audited):")
         for line in diffs:
