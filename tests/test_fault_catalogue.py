@@ -17,6 +17,7 @@ from audit.adapters import resolve
 from audit.cli import main
 from tests.fixtures.procs import alive as _alive, marked as _marked, until as _until
 from tests.http_faults import CASES as HTTP_CASES
+from tests.text_faults import CASES as TEXT_CASES
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -639,6 +640,7 @@ CASES = {
     "signal-kill-tmp": _kill_tmp,
 }
 CASES.update(HTTP_CASES)  # scoring services, contract files, untrusted text in reports: tests/http_faults.py
+CASES.update(TEXT_CASES)  # outcomes named right, outside text where it lands, full disks: tests/text_faults.py
 
 
 # -- reports directories and audit.json (issue 29, items 1, 2, 8, 13) -----------------------
