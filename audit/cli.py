@@ -78,8 +78,16 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):  # argparse's usage errors are exit 2 already; keep them one line
         self.print_usage(sys.stderr)
-        print(f"chrf-audit: error: {message}", file=sys.stderr)
+        print(f"chrf-audit: error: {_stderr_line(message)}", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _stderr_line(message) -> str:
+    """An error message as stderr shows it: one line, no control character (it may quote a
+    file, an argument, a program's stderr or a service's answer)."""
+    from .render._text import terminal_line
+
+    return terminal_line(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,7 +122,7 @@ def main(argv=None) -> int:
         with private_storage():  # Hypothesis's one home: no ./.hypothesis in the user's directory
             return int(args.func(args) or 0)
     except UsageError as exc:
-        print(f"chrf-audit: error: {exc}", file=sys.stderr)
+        print(f"chrf-audit: error: {_stderr_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (procs.Terminated)
         procs.stop_all(final=True)

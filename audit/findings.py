@@ -97,6 +97,13 @@ class Finding:
         return d
 
 
+def family_count(findings) -> int:
+    """How many families ``findings`` name, each implementation's counted apart: a family (or
+    one signature group of it, "unexplained~digits") found at both levels is one, not two
+    (family, level) records.  Every count of families says this."""
+    return len({(f.implementation, f.group or f.family) for f in findings})
+
+
 @dataclass
 class AdapterSummary:
     """What was audited, for report headers."""

@@ -193,10 +193,10 @@ def test_state_is_a_finding_with_both_values():
         checker.check("sentence", {"hypothesis": "abcd", "references": ["xyz"]}, repeat=False)
         obs = checker.check("sentence", {"hypothesis": "abcd", "references": ["abcd"]}, repeat=False)
         assert obs.outcome.value == 0.0 and obs.key  # the memo's answer for "abcd" against "xyz"
-        [(again, family, detail)] = replay(adapter, [obs], 1e-9)
+        [(again, family, detail, outcome)] = replay(adapter, [obs], 1e-9)
     finally:
         adapter.close()
-    assert again is obs and family == "stateful"
+    assert again is obs and family == "stateful" and outcome is obs.outcome
     assert detail == ("scored 0.0 in the audit's process and 100.0 in a fresh one (twice): the implementation "
                       "keeps state between calls")
 
@@ -217,10 +217,10 @@ def test_a_call_counter_is_not_called_state():
         checker.check("sentence", {"hypothesis": "a", "references": ["a"]}, repeat=False)  # call 1: off
         obs = checker.check("sentence", {"hypothesis": "a", "references": ["a"]}, repeat=False)  # call 2: right
         assert obs.outcome.value == 100.0
-        [(again, family, detail)] = replay(adapter, [obs], 1e-9)
+        [(again, family, detail, outcome)] = replay(adapter, [obs], 1e-9)
     finally:
         adapter.close()
-    assert again is obs and family == "nondeterminism"
+    assert again is obs and family == "nondeterminism" and outcome is obs.outcome
     assert detail == ("scored 100.0 in the audit's process, 99.999 in a fresh one and 100.0 when called again "
                       "there: the same input gives different values (whether from a counter or chance, the calls "
                       "cannot tell)")

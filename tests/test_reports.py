@@ -221,7 +221,7 @@ def test_terminal_facts(monkeypatch):
 
 def test_terminal_colour_only_when_told(result):
     plain, coloured = terminal_text(result, 100), terminal_text(result, 100, color=True)
-    assert "\x1b[" not in plain and "\x1b[1mchrF audit: 4 findings\x1b[0m" in coloured
+    assert "\x1b[" not in plain and "\x1b[1mchrF audit: 4 findings (4 families)\x1b[0m" in coloured
     assert coloured.replace("\x1b[0m", "").replace("\x1b[1m", "").replace("\x1b[32m", "").replace("\x1b[2m", "") == plain
 
 

@@ -27,6 +27,7 @@ from typing import Optional
 
 from ..settings import options
 from ..contract.judge import error_answer
+from ..render._text import terminal_line
 from ..http.client import HttpClient, Reply, check_header, check_url, public_url
 from ..http.headers import ServiceHeaders
 from .base import Adapter, AdapterError, Claims, Support
@@ -253,7 +254,7 @@ def contract_for(spec: str, url: str, *, timeout: float, credentials: Optional[S
               "audited": contract.id if used == "built-in" else "the document", "differences": diffs,
               "builtin": contract.id in builtin_names()}
     if diffs:
-        say = say or (lambda line: print(line, file=sys.stderr))
+        say = say or (lambda line: print(terminal_line(line), file=sys.stderr))  # its keys are the document's
         say(f"contract {record['from']}: {len(diffs)} difference{'s' * (len(diffs) != 1)} from the built-in "
             f"{contract.id} ({'the built-in contract' if used == 'built-in' else 'the document'} is audited):")
         for line in diffs:

@@ -125,6 +125,7 @@ def remainder(u, fit: dict):
     """Where the fitted model reproduces fewer scores than were observed, an unexplained row
     says so: if no unexplained key covers the scores it misses, the smallest of them is
     recorded as one (returned; None when nothing was needed)."""
+    from ..adapters import faults
     from ..diagnose.families import SIGNATURE_PREFIX
     from .search import record
 
@@ -142,12 +143,19 @@ def remainder(u, fit: dict):
 
     obs = u.checker.check(u.level, inputs_of(u.level, segs), repeat=False)
     obs.variant = None
-    again = obs.outcome.value if obs.outcome.kind == "value" else None
-    if again is None or abs(again - value) > u.checker.tolerance:
+    if not faults.counts(obs.outcome):
+        return None  # the call was not made: nothing is known of it
+    if obs.outcome.kind != "value":
+        # Scored again, it fails (with its message, the checker's failure key): a crash is
+        # no later value to compare with the first.
+        record(u.found, obs, origin="search")
+        return obs
+    again = obs.outcome.value
+    if abs(again - value) > u.checker.tolerance:
         # Scored again, the input does not give the score the model missed: the same input,
         # two answers in one process, not a score to explain (nor a repro that would show it).
         obs.key = ("nondeterminism",)
-        obs.detail = f"first call {value!r}, a later call {again if again is not None else obs.outcome.kind!r}"
+        obs.detail = f"first call {value!r}, a later call {again!r}"
     elif obs.key and obs.key[0] == "unexplained":
         pass  # the checker groups it by what it needs, as the other level may (one bug, one title)
     else:
@@ -164,10 +172,11 @@ def out_of_range(value: float, tolerance: float) -> bool:
     return not -tolerance <= value <= 100 + tolerance
 
 
-def fold_replayed(found: dict, repros: dict, obs, family: str, detail: str) -> tuple[dict, dict]:
+def fold_replayed(found: dict, repros: dict, obs, family: str, detail: str, outcome=None) -> tuple[dict, dict]:
     """An input whose recorded answer a fresh worker does not give: a ``family`` key
-    (``stateful`` or ``nondeterminism``) with that input and both answers, into which every
-    key (and fitted family's repro) it stood for is folded."""
+    (``crash`` or ``timeout`` with the fresh worker's ``outcome``, ``stateful`` or
+    ``nondeterminism``) with that input and the answers, into which every key (and fitted
+    family's repro) it stood for is folded."""
     from dataclasses import replace as dc_replace
 
     from .search import _Collected
@@ -175,7 +184,7 @@ def fold_replayed(found: dict, repros: dict, obs, family: str, detail: str) -> t
     found, repros = dict(found), dict(repros)
     folded = [k for k, c in found.items() if c.minimal is obs]
     folded_families = [f for f, o in repros.items() if o is obs]
-    new = dc_replace(obs, key=(family,), detail=detail, variant=None)
+    new = dc_replace(obs, key=(family,), detail=detail, variant=None, outcome=outcome or obs.outcome)
     target = found.setdefault((family,), _Collected(minimal=new, largest=new, origin="search"))
     for k in folded:
         c = found.pop(k)

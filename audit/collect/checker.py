@@ -14,6 +14,7 @@ from typing import Optional
 
 from reference_impl import corpus_score, sentence_score
 
+from ..adapters.faults import counts
 from ..diagnose.claims_probe import family as ignored_family
 from ..diagnose.classify import Classifier
 from ..diagnose.conformance import UnitScores
@@ -35,6 +36,15 @@ def outcome_signature(outcome) -> str:
     text = re.sub(r"(?<!\w)(['\"]).*?\1(?!\w)", "'…'", text)
     text = re.sub(r"\d+(\.\d+)?", "N", text)
     return text[:60].rstrip()
+
+
+def failure_key(outcome) -> tuple:
+    """The key of a call that gave no number: its outcome's family (``crash``, ``timeout``,
+    ``exception``, ``invalid-output``), an exception's or an invalid answer's with the
+    signature of its text (two different exceptions are two bugs)."""
+    family = _OUTCOME_FAMILY.get(outcome.kind, "invalid-output")
+    sig = outcome_signature(outcome) if family in ("exception", "invalid-output") else ""
+    return (family,) + ((SIGNATURE_PREFIX + sig,) if sig else ())
 
 
 @dataclass
@@ -136,17 +146,17 @@ class Checker(UnitScores):
             self.samples[level].append((segments, first.value))
         obs = Observation(level, claims, inputs, expected, first, None, reference=ref, changes=dict(changes or {}))
         tol = self.tolerance
+        second = outcomes[1] if len(outcomes) > 1 and counts(outcomes[1]) else None  # a call not made: none
+        if second is not None and second.kind != "value":
+            # It answered, then failed on the same input: the failure is the finding, with its
+            # message (a crash is no second value to compare).
+            obs.outcome, first = second, second
         if first.kind != "value":
-            family = _OUTCOME_FAMILY.get(first.kind, "invalid-output")
-            # Two different exceptions (or two different non-numbers) are two bugs.
-            sig = outcome_signature(first) if family in ("exception", "invalid-output") else ""
-            obs.key = (family,) + ((SIGNATURE_PREFIX + sig,) if sig else ())
-            obs.detail = first.detail
+            obs.key, obs.detail = failure_key(first), first.detail
             return obs
-        if repeat and (outcomes[1].kind != "value" or abs(outcomes[1].value - first.value) > tol):
+        if second is not None and abs(second.value - first.value) > tol:
             obs.key = ("nondeterminism",)
-            second = outcomes[1].value if outcomes[1].kind == "value" else outcomes[1].kind
-            obs.detail = f"first call {first.value!r}, second call {second!r}"
+            obs.detail = f"first call {first.value!r}, second call {second.value!r}"
             return obs
         if abs(first.value - float(expected)) <= tol:
             if first.mutated:  # the right score, computed by changing the caller's lists

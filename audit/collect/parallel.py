@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from typing import Callable, Optional
 
+from ..findings import family_count
+
 
 def default_jobs() -> int:
     """The cores this process may run on."""
@@ -72,13 +74,13 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
         done[i][unit.level] = unit
         a = adapters[i]
         if remote and progress:
-            progress(Progress(a.name, f"{unit.level} done", unit.examples, len(unit.findings), unit.elapsed))
+            progress(Progress(a.name, f"{unit.level} done", unit.examples, family_count(unit.findings), unit.elapsed))
         if len(done[i]) == len(levels_of(a)):
             summaries[i] = summarize(a, [done[i][lvl] for lvl in levels_of(a)])
             finish_summary(a, summaries[i], options)
             if progress:
                 s = summaries[i]
-                progress(Progress(a.name, "done", s.examples, len(s.findings), s.elapsed))
+                progress(Progress(a.name, "done", s.examples, family_count(s.findings), s.elapsed))
             if on_summary is not None:
                 on_summary(summaries[i])
 

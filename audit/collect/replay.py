@@ -9,12 +9,17 @@ isolated worker: nothing of the audit's process is shared).  All of them go in o
 where a value differs from the recorded one, that input is scored alone by two more fresh
 workers, the first of them called twice:
 
+* a fresh worker crashes or hangs on it: a ``crash`` (``timeout``) finding with that
+  outcome and its message, never ``stateful``: a process that dies gave no answer to compare;
 * the fresh values all agree: the recorded value came from the state the audit's calls left
   behind: a ``stateful`` finding, with both values;
 * the two fresh workers differ, or the repeated call in one does: ``nondeterminism`` (the same
   input, several values), with the values; where only the repetition differs, the detail says
-  that a call counter and chance cannot be told apart.
+  that a call counter and chance cannot be told apart.  Only two answers that differ beyond
+  the tolerance are different values (``differ``), each shown whole (an exception with its
+  message), so no such row shows two equal values.
 
+A call the fault budget did not make (``presumed``) is no answer: its input is not judged.
 Either way the finding the input stood for is folded into that row (it names it), never left
 as a repro marked ``flaky: false``.  An adapter that cannot be started afresh (a service, a
 callable defined in no importable module) is not replayed, and its findings say nothing more.
@@ -112,8 +117,13 @@ def _alone(adapter, changes: dict, obs):
     return tuple(calls)
 
 
+#: outcomes that are no answer: the process died or did not answer in time
+NO_ANSWER = ("crash", "timeout")
+
+
 def same(a, b, tolerance: float) -> bool:
-    """Two outcomes of one input are the same answer."""
+    """Two outcomes of one input are the same answer: two values within the tolerance, or two
+    failures of one kind."""
     if a.kind != b.kind:
         return False
     if a.kind != "value":
@@ -123,17 +133,50 @@ def same(a, b, tolerance: float) -> bool:
 
 
 def _text(outcome) -> str:
-    return repr(outcome.value) if outcome.kind == "value" else outcome.kind
+    """An outcome as a replay's detail shows it: a value whole (``repr``: two values that
+    differ beyond the tolerance never read the same), anything else with its message."""
+    if outcome.kind == "value":
+        return repr(outcome.value)
+    return f"{outcome.kind} ({outcome.detail})" if outcome.detail else outcome.kind
+
+
+def judge(recorded, first, again, other, tolerance: float) -> Optional[tuple]:
+    """(family, detail, outcome) of an input whose recorded answer the batch did not give, from
+    its calls alone: ``first`` and ``again`` in one fresh worker, ``other`` in another; None
+    when they give the recorded answer (the batch's state) or a call was not made.  The outcome
+    is the finding's: a fresh worker's crash or hang, else the recorded one."""
+    calls = (first, again, other)
+    if any(c.presumed for c in calls):
+        return None  # the fault budget presumed it: no answer to judge by
+    died = next((c for c in calls if c.kind in NO_ANSWER), None)
+    if died is not None:
+        which = "a second call in a fresh worker" if died is again and first.kind not in NO_ANSWER else "a fresh worker"
+        return died.kind, f"{which}: {died.detail or died.kind} (it scored {_text(recorded)} in the audit's process)", died
+    if not same(first, other, tolerance):
+        return ("nondeterminism", f"scored {_text(recorded)} in the audit's process, then {_text(first)} and "
+                                  f"{_text(other)} in two fresh ones", recorded)
+    if not same(first, again, tolerance):
+        # Two fresh processes agree, yet the same input called again in one of them
+        # changes: a call counter and per-call randomness both do this; named by what
+        # was seen (the same input, different values), with the caveat, not as state.
+        return ("nondeterminism", f"scored {_text(recorded)} in the audit's process, {_text(first)} in a fresh one "
+                                  f"and {_text(again)} when called again there: the same input gives different values "
+                                  f"(whether from a counter or chance, the calls cannot tell)", recorded)
+    if not same(first, recorded, tolerance):
+        return ("stateful", f"scored {_text(recorded)} in the audit's process and {_text(first)} in a fresh one "
+                            f"(twice): the implementation keeps state between calls", recorded)
+    return None  # alone in a fresh process it gives the recorded value: the batch's state
 
 
 def replay(adapter, observations: list, tolerance: float) -> list[tuple]:
-    """(observation, family, detail) for each observation whose recorded answer a fresh
-    worker does not give: ``stateful`` or ``nondeterminism``.  ``observations`` share the
+    """(observation, family, detail, outcome) for each observation whose recorded answer a
+    fresh worker does not give (``judge``): ``crash`` or ``timeout`` (a fresh worker's, whose
+    outcome is the finding's), ``stateful`` or ``nondeterminism``.  ``observations`` share the
     adapter's claims per ``changes`` group."""
     out: list[tuple] = []
     groups: dict = {}
     for o in observations:
-        if o.outcome is not None and o.outcome.kind in ("value", "exception", "invalid"):
+        if o.outcome is not None and o.outcome.kind in ("value", "exception", "invalid") and not o.outcome.presumed:
             groups.setdefault(tuple(sorted((o.changes or {}).items())), []).append(o)
     for changes, obs in groups.items():
         fresh = fresh_adapter(adapter, dict(changes))
@@ -143,25 +186,10 @@ def replay(adapter, observations: list, tolerance: float) -> list[tuple]:
             answers = _batch(fresh, obs)
         finally:
             fresh.close()
-        differing = [(o, a) for o, a in zip(obs, answers) if not same(o.outcome, a, tolerance)]
+        differing = [(o, a) for o, a in zip(obs, answers) if not a.presumed and not same(o.outcome, a, tolerance)]
         for o, _ in differing[:MAX_ALONE]:
             alone = _alone(adapter, dict(changes), o)
-            if alone is None:
-                continue
-            first, again, other = alone
-            if not same(first, other, tolerance):
-                out.append((o, "nondeterminism", f"scored {_text(o.outcome)} in the audit's process, then "
-                                                 f"{_text(first)} and {_text(other)} in two fresh ones"))
-            elif not same(first, again, tolerance):
-                # Two fresh processes agree, yet the same input called again in one of them
-                # changes: a call counter and per-call randomness both do this; named by what
-                # was seen (the same input, different values), with the caveat, not as state.
-                out.append((o, "nondeterminism", f"scored {_text(o.outcome)} in the audit's process, {_text(first)} "
-                                                 f"in a fresh one and {_text(again)} when called again there: the "
-                                                 f"same input gives different values (whether from a counter or "
-                                                 f"chance, the calls cannot tell)"))
-            elif not same(first, o.outcome, tolerance):
-                out.append((o, "stateful", f"scored {_text(o.outcome)} in the audit's process and {_text(first)} "
-                                           f"in a fresh one (twice): the implementation keeps state between calls"))
-            # else: alone in a fresh process it gives the recorded value: the batch's state
+            verdict = judge(o.outcome, *alone, tolerance) if alone is not None else None
+            if verdict is not None:
+                out.append((o, *verdict))
     return out

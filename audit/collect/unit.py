@@ -26,13 +26,13 @@ from typing import Callable, Optional
 from hypothesis import strategies as st
 
 from . import fitting, realtext
-from .assemble import _findings, _source, fold_replayed, merge_levels, remainder
+from .assemble import _findings, _groups, _source, fold_replayed, merge_levels, remainder
 from .cases import _applicable, load_cases
 from .checker import Checker
 from ..diagnose.conformance import align_claimed, level_conformance
 from ..diagnose.families import FAMILIES
 from ..diagnose.reduce import segments_of
-from ..findings import LEVELS, AdapterSummary, Finding
+from ..findings import LEVELS, AdapterSummary, Finding, family_count
 from ..settings import options as settings
 from ..settings.hypothesis_profiles import SearchProfile
 from ..settings.hypothesis_profiles import resolve as resolve_profile
@@ -119,8 +119,8 @@ class UnitAudit:
     def tick(self) -> None:
         self.count += 1
         if self.progress and self.count % 10 == 0:
-            self.progress(Progress(self.adapter.name, self.phase, self.count, len({f for k in self.found for f in k}),
-                                   time.monotonic() - self.start))
+            families = len({g for k in self.found for g in _groups(k)})  # a signature group is one, not two
+            self.progress(Progress(self.adapter.name, self.phase, self.count, families, time.monotonic() - self.start))
 
     def run_pass(self, p: Pass) -> None:
         self.by_name[p.name] = p
@@ -231,14 +231,15 @@ class UnitAudit:
 
     def replay_fresh(self) -> None:
         """Every repro replayed in a fresh worker: a value it does not give there is a
-        ``stateful`` or ``nondeterminism`` finding, into which the key it stood for is folded."""
+        ``crash``, ``timeout``, ``stateful`` or ``nondeterminism`` finding
+        (``audit.collect.replay.judge``), into which the key it stood for is folded."""
         from .replay import replay
 
         self.phase = f"{self.level} (fresh replay)"
         observations = [c.minimal for c in self.found.values() if c.minimal is not None] + list(self.repros.values())
         unique = list({id(o): o for o in observations}.values())
-        for obs, family, detail in replay(self.adapter, unique, self.checker.tolerance):
-            self.found, self.repros = fold_replayed(self.found, self.repros, obs, family, detail)
+        for obs, family, detail, outcome in replay(self.adapter, unique, self.checker.tolerance):
+            self.found, self.repros = fold_replayed(self.found, self.repros, obs, family, detail, outcome)
 
     def assemble(self) -> "LevelAudit":
         self.phase = f"{self.level} (conformance)"
@@ -321,5 +322,5 @@ def audit_adapter(adapter, *, seed: int = settings.default("seed"), max_examples
     summary = summarize(adapter, units)
     finish_summary(adapter, summary, dict(seed=seed, max_examples=max_examples, tolerance=tolerance))
     if progress:
-        progress(Progress(adapter.name, "done", summary.examples, len(summary.findings), summary.elapsed))
+        progress(Progress(adapter.name, "done", summary.examples, family_count(summary.findings), summary.elapsed))
     return summary

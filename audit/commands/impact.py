@@ -133,31 +133,34 @@ def render(result, console=None) -> None:
         from ..files.outputs import terminal_facts
 
         console = Console(width=terminal_facts()[0])
+    from .progress import shown  # names (of the implementation, of the data's systems) are untrusted text
+
     conf = round(100 * (1 - result.alpha))
-    t = Table(title=f"chrF impact: reference vs {result.implementation}", title_justify="left")
+    impl_name = shown(result.implementation)
+    t = Table(title=f"chrF impact: reference vs {impl_name}", title_justify="left")
     t.add_column("system")
     t.add_column(f"reference [{conf}% CI]", justify="right")
-    t.add_column(result.implementation, justify="right")
+    t.add_column(impl_name, justify="right")
     t.add_column("diff", justify="right")
     t.add_column("rank ref", justify="right")
-    t.add_column(f"rank {result.implementation}", justify="right")
+    t.add_column(f"rank {impl_name}", justify="right")
     for s in sorted(result.systems, key=lambda s: s.rank_reference):
-        impl = _fmt(s.implementation_score) if s.implementation_score is not None else s.implementation_outcome
+        impl = _fmt(s.implementation_score) if s.implementation_score is not None else shown(s.implementation_outcome)
         moved = s.rank_implementation is not None and s.rank_implementation != s.rank_reference
         t.add_row(
-            s.name, f"{s.reference_score:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]", impl,
+            shown(s.name), f"{s.reference_score:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]", impl,
             "-" if s.difference is None else f"{s.difference:+.2f}", str(s.rank_reference),
             ("[bold]" if moved else "") + ("-" if s.rank_implementation is None else str(s.rank_implementation)),
         )
     console.print(t)
-    console.print(f"reference: {result.reference_signature}", highlight=False)
+    console.print(f"reference: {shown(result.reference_signature)}", highlight=False)
     console.print(
         f"{result.segments} segments; {result.resamples} resamples/trials, seed {result.seed}, "
-        f"alpha {result.alpha}; implementation significance: {result.implementation_significance}",
+        f"alpha {result.alpha}; implementation significance: {shown(result.implementation_significance)}",
         highlight=False,
     )
     for note in result.notes:
-        console.print(f"note: {note}", highlight=False)
+        console.print(f"note: {shown(note)}", highlight=False)
     changed = result.changed_pairs
     sig_ref = sum(p.reference_call != "n.s." for p in result.pairs)
     console.print(
@@ -169,7 +172,7 @@ def render(result, console=None) -> None:
         for col in ("A", "B", "ref A-B", "ref p", "ref call", "impl A-B", "impl p", "impl call", "change"):
             pt.add_column(col, justify="right" if col not in ("A", "B", "change") else "left")
         for p in changed:
-            pt.add_row(p.a, p.b, f"{p.reference_difference:+.2f}", f"{p.reference_p:.4f}",
+            pt.add_row(shown(p.a), shown(p.b), f"{p.reference_difference:+.2f}", f"{p.reference_p:.4f}",
                        p.reference_call, "-" if p.implementation_difference is None
                        else f"{p.implementation_difference:+.2f}",
                        _fmt(p.implementation_p, 4), p.implementation_call or "-", p.change)

@@ -14,6 +14,25 @@ from contextlib import contextmanager
 from typing import Optional
 
 
+def shown(text) -> str:
+    """Untrusted text (an implementation's name, a phase naming it, a system of the impact
+    data) as a progress display draws it: no control character (``terminal_line``) and no
+    rich markup ("[link=...]" would be a hyperlink, "[bold]" a style)."""
+    from rich.markup import escape
+
+    from ..render._text import terminal_line
+
+    return escape(terminal_line(text))
+
+
+def say(line) -> None:
+    """One line on stderr (a note, a contract's differences, an impact study done): its text
+    may quote an implementation, a file or a service, so it passes ``terminal_line``."""
+    from ..render._text import terminal_line
+
+    print(terminal_line(line), file=sys.stderr)
+
+
 class _NullTask:
     def advance(self, n: int = 1) -> None:
         pass
@@ -61,7 +80,7 @@ class Phases:
         if self.progress is None:
             yield _NullTask()
             return
-        task_id = self.progress.add_task(description, total=total)
+        task_id = self.progress.add_task(shown(description), total=total)
         try:
             yield _Task(self.progress, task_id)
         finally:
@@ -105,7 +124,7 @@ class RichSteps:
     def stage(self, description, total):
         if self._task is not None:
             self._progress.remove_task(self._task)
-        self._task = self._progress.add_task(description, total=total)
+        self._task = self._progress.add_task(shown(description), total=total)
 
     def advance(self, n=1):
         self._progress.advance(self._task, n)

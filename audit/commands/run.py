@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..settings import options
 from ..errors import UsageError
+from .progress import say, shown
 
 
 
@@ -86,15 +87,16 @@ def check_output_names(args, adapters, default_dir=None) -> None:
 
 
 class ProgressLine:
-    """A live one-line status on stderr (only when stderr is a terminal)."""
+    """A live one-line status on stderr (only when stderr is a terminal, or ``console`` is
+    given, for tests)."""
 
-    def __init__(self, enabled: bool):
+    def __init__(self, enabled: bool, console=None):
         self.live = None
-        if enabled and sys.stderr.isatty():
+        if enabled and (console is not None or sys.stderr.isatty()):
             from rich.console import Console
             from rich.live import Live
 
-            self.live = Live(console=Console(stderr=True), transient=True, refresh_per_second=8)
+            self.live = Live(console=console or Console(stderr=True), transient=True, refresh_per_second=8)
 
     def __enter__(self):
         if self.live:
@@ -108,8 +110,8 @@ class ProgressLine:
     def __call__(self, p) -> None:
         if self.live:
             self.live.update(
-                f"[bold]{p.implementation}[/] · {p.phase} · {p.examples} examples · "
-                f"{p.families} families · {p.elapsed:.1f} s"
+                f"[bold]{shown(p.implementation)}[/] · {shown(p.phase)} · {p.examples} examples · "
+                f"{p.families} famil{'y' if p.families == 1 else 'ies'} · {p.elapsed:.1f} s"
             )
 
 
@@ -160,7 +162,7 @@ def enrich_result(args, result, adapters, *, default_dir=None, verified=None, ph
                           timeout=getattr(args, "timeout", None) or options.default("timeout"),
                           impact_request=request, adapters=adapters,
                           impact_steps=lambda: progress(quiet=getattr(args, "quiet", False)),
-                          say=lambda line: print(line, file=sys.stderr), versions=versions, related=related)
+                          say=say, versions=versions, related=related)
         task.advance()
     return enriched
 
@@ -174,7 +176,7 @@ def upstream_records(args, implementations) -> tuple:
 
     packages = [lib.distribution for lib in (library_of(name) for name in implementations) if lib]
     versions = results_for(packages, getattr(args, "versions_from", None),
-                           say=lambda line: print(line, file=sys.stderr))
+                           say=say)
     related = load_related(args.related) if getattr(args, "related", None) is not None else None
     return versions, related
 

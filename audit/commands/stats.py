@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ..settings import options
+from .progress import say
 
 HELP = "audit statistical procedures: bootstrap intervals and paired significance tests"
 
@@ -60,7 +60,7 @@ def _procedures(args, procs: list) -> None:
     commands = list(args.external)
     if args.evaluatio or not chosen:
         from ..stats import evaluatio_env
-        log = (lambda m: print(f"chrf-audit: {m}", file=sys.stderr))
+        log = (lambda m: say(f"chrf-audit: {m}"))
         commands.append(evaluatio_env.command(args.evaluatio_python, log=log))
     from ..stats import external
     for cmd in commands:
@@ -80,7 +80,7 @@ def run(args) -> int:
     settings = Settings(seed=args.seed, **({"trials": args.trials} if args.trials else {}))
     procs = procedures(args)
     try:
-        progress = None if args.quiet else (lambda name: print(f"auditing {name} ...", file=sys.stderr))
+        progress = None if args.quiet else (lambda name: say(f"auditing {name} ..."))
         result = run_stats(procs, settings, progress=progress, jobs=args.jobs or default_jobs())
     finally:
         for p in procs:

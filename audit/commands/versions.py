@@ -73,6 +73,7 @@ def print_table(doc: dict) -> None:
     from rich.table import Table
 
     from ..render.versions import unseen_text
+    from ..render._text import terminal_line
 
     needed = max([len("family")] + [len(f) for f in doc["families"]]) + 34 + sum(
         len(r["version"]) + 3 for r in doc["releases"])
@@ -98,9 +99,10 @@ def print_table(doc: dict) -> None:
     console.print(table)
     for r in doc["releases"]:
         for u in r.get("unsupported") or []:
-            console.print(f"{r['version']}: {u['implementation']} not audited: {u['reason']}", markup=False)
+            console.print(terminal_line(f"{r['version']}: {u['implementation']} not audited: {u['reason']}"),
+                          markup=False)  # a reason quotes pip's or an import's error: outside text
         if r["status"] == "skipped" and not (r.get("reason") or "").startswith("not audited"):
-            console.print(f"skipped {r['version']}: {r['reason']}", markup=False)
+            console.print(terminal_line(f"skipped {r['version']}: {r['reason']}"), markup=False)
     for span in doc.get("unseen") or []:
         console.print(unseen_text(span), markup=False)
     if not doc["families"]:

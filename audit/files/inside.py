@@ -26,6 +26,7 @@ import stat
 from pathlib import Path
 from typing import Optional, Union
 
+from ..errors import WriteError
 from .names import NAME_MAX
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -85,7 +86,15 @@ def _directory(root: Union[str, Path], parts: list[str], create: bool):
 
 
 def write(root: Union[str, Path], rel: str, data: bytes) -> Path:
-    """``data`` atomically into ``root/rel`` (directories made as needed), through no link."""
+    """``data`` atomically into ``root/rel`` (directories made as needed), through no link; a
+    failed write (a full disk) is a ``WriteError`` naming ``root/rel``."""
+    try:
+        return _write(root, rel, data)
+    except OSError as exc:
+        raise WriteError(Path(root, rel), exc) from None
+
+
+def _write(root: Union[str, Path], rel: str, data: bytes) -> Path:
     *dirs, name = rel.split("/")
     with _directory(root, dirs, create=True) as fd:
         while True:

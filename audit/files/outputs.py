@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
-from ..errors import UsageError
+from ..errors import UsageError, WriteError
 
 def _why(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
@@ -110,17 +110,22 @@ def atomic_write(path: Union[str, Path], data: Union[str, bytes]) -> Path:
     through a future renderer, it is written as its ``\\udXXX`` escape, never lost in a
     UnicodeEncodeError after the audit."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise WriteError(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):  # a full disk: the file it was writing, named (WriteError)
+            raise WriteError(path, exc) from None
         raise
     return path
 
@@ -214,6 +219,9 @@ def to_stdout(data: bytes) -> None:
 def append_file(path: Union[str, Path], data: bytes) -> Path:
     """Append to a file another program owns (the GitHub job summary)."""
     p = Path(path)
-    with open(p, "ab") as fh:
-        fh.write(data)
+    try:
+        with open(p, "ab") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise WriteError(p, exc) from None
     return p

@@ -117,7 +117,9 @@ class ChrfAudit:
         try:
             result = self.run(impl, corpus_impl=corpus_impl, external=external, **kwargs)
         except UsageError as exc:
-            pytest.fail(f"chrf-audit: {exc}", pytrace=False)
+            from ..render._text import terminal_line
+
+            pytest.fail(f"chrf-audit: {terminal_line(exc)}", pytrace=False)
         failing = [f for f in result.findings if f.family not in set(accept)]
         if failing:
             pytest.fail(failure_message(result, failing), pytrace=False)
@@ -131,7 +133,7 @@ def _number(x):
 def _call(finding) -> str:
     impl = finding.implementation
     src = finding.source or {}
-    if src.get("call") == "python" and src.get("qualname"):
+    if src.get("call") == "python" and str(src.get("qualname") or "").replace(".", "_").isidentifier():
         fn = src["qualname"]  # the function that ran at this level (the name may be the module's)
     else:
         fn = impl.partition(":")[2] if ":" in impl else impl
@@ -143,11 +145,14 @@ def _call(finding) -> str:
 
 def failure_message(result, findings) -> str:
     """One block per family: what is wrong, the minimal repro as a call, expected vs actual."""
+    from ..findings import family_count
+    from ..render._text import terminal_line
+
     claims = findings[0].claims
-    n = len(findings)
+    n = family_count(findings)
     head = (f"chrF audit: {n} {'family diverges' if n == 1 else 'families diverge'} from the claimed "
             f"definition ({', '.join(f'{k}={v!r}' for k, v in claims.items())})")
-    blocks = [head]
+    blocks = [terminal_line(head)]
     for f in findings:
         m = f.minimal
         actual = _number(m.actual) if m.outcome == "value" else f"{m.outcome}" + (f": {m.detail}" if m.detail else "")
@@ -164,7 +169,9 @@ def failure_message(result, findings) -> str:
             lines.append(f"  difference: {m.actual - m.expected:+.6g}")
         if f.flaky:
             lines.append("  (flaky: the repro did not reproduce on replay)")
-        blocks.append("\n".join(lines))
+        # pytest prints it on the terminal: each line's name or error text shows no control
+        # character (a newline in it is \u000a: it cannot start a line of its own)
+        blocks.append("\n".join(terminal_line(line) for line in lines))
     return "\n".join(blocks)
 
 

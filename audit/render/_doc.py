@@ -9,15 +9,15 @@ from typing import Optional
 from reference_impl.params import DEFINITIONS  # noqa: F401  (one definition each; the renderers read them here)
 
 from ..findings import LEVELS
-from ._text import md_inline, num, repro_text, signed
+from ._text import md_cell, md_code, num, repro_text, signed
 
 
 def version_of(doc: dict, entry: dict) -> Optional[str]:
-    """The version of an implementation as markdown shows it (``md_inline``): the one place
+    """The version of an implementation as markdown shows it (``md_cell``): the one place
     its text, untrusted (an external program's hello, a contract file, an audit.json), is made
     safe for titles, headings and sentences; None when unknown."""
     version = entry.get("version") or (doc["environment"].get("packages") or {}).get(entry["implementation"])
-    return md_inline(version, 80) if version else None
+    return md_cell(version, 80) if version else None
 
 
 def cache_note(verification: Optional[dict]) -> str:
@@ -26,7 +26,7 @@ def cache_note(verification: Optional[dict]) -> str:
     cached = (verification or {}).get("from_cache") if isinstance(verification, dict) else None
     if not isinstance(cached, dict):
         return ""
-    return (f" This verdict is from the cache (chrf-audit {md_inline(str(cached.get('chrf_audit')), 40)}): an "
+    return (f" This verdict is from the cache (chrf-audit {md_cell(str(cached.get('chrf_audit')), 40)}): an "
             "earlier run with the same patch, findings, code and installed library computed it.")
 
 
@@ -124,5 +124,5 @@ def source_where(rc: dict) -> str:
     only: audit.json keeps the path), the line and the function."""
     path = str(rc.get("file") or "")
     shown = path.replace("\\", "/").rsplit("/", 1)[-1] if path.startswith(("/", "\\")) or path[1:3] == ":\\" else path
-    return f"`{shown}`" + (f", line {rc['line']}" if rc.get("line") else "") + (
-        f", in `{rc['function']}`" if rc.get("function") else "")
+    return md_code(shown) + (f", line {md_cell(rc['line'])}" if rc.get("line") else "") + (
+        f", in {md_code(rc['function'])}" if rc.get("function") else "")

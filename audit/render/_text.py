@@ -45,6 +45,15 @@ def visible(s: str, keep: str = "\n\t") -> str:
                    else (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}") for ch in s)
 
 
+def terminal_line(s) -> str:
+    """Untrusted text (a name, an error, a program's stderr, a service's answer) in a line on
+    the terminal, standard output or error: the one terminal helper.  Every character a
+    terminal acts on or a reader cannot see (ESC, BEL, CR, the newline, C1 controls, format
+    characters such as U+202E) as \\uXXXX (``visible``): it stays one line and moves, colours
+    or links nothing."""
+    return visible(str(s), keep="")
+
+
 def quoted(s: str, limit: Optional[int] = None) -> str:
     return '"' + escape(s, None if limit is None else max(1, limit - 2)) + '"'
 
@@ -86,31 +95,50 @@ def signed(x: Optional[float], digits: int = 6) -> str:
     return format(x, f"+.{digits}g")
 
 
-def md_cell(s: str) -> str:
-    """Safe inside a markdown table cell (one line, nothing non-printable)."""
-    return escape(s.replace("\n", " ")).replace("|", "\\|").replace("`", "\\`")
+#: what markdown acts on inside a line: a table's cell border, a code span, HTML or an
+#: autolink (a ``<`` before a letter, ``/``, ``!`` or ``?``: "p < 0.05" is text), a link, an
+#: image or a link definition (a ``]`` before ``(``, ``[`` or ``:``: "[0.2, 0.3]" is text);
+#: each shown as itself by a backslash
+_INLINE = re.compile(r"[|`]|<(?=[A-Za-z/!?])|\](?=[(\[:])")
+#: what makes the start of a line a block: a heading, a quote, a fence, a list item, a
+#: thematic break, a setext underline (CommonMark's block starts; ``<`` and backticks are
+#: escaped anywhere)
+_BLOCK_START = re.compile(r"(#{1,6}|[-+*]|\d{1,9}[.)])(?=[ \t]|$)|>|~~~|([-*_])[ \t]*(\2[ \t]*){2,}$|=+[ \t]*$")
 
 
-#: characters markdown or HTML acts on inside a line: shown as HTML numeric references
-_MARKUP = {ch: f"&#{ord(ch)};" for ch in "`*_[]<>|"}
+def md_cell(s, limit: Optional[int] = None) -> str:
+    """Untrusted text (an implementation's name, version or error text, a contract's key, a
+    service's answer) inside a line of markdown: a sentence, a title, a table cell, a list
+    item.  The one markdown helper of inline text: one line, what a reader cannot see as
+    \\uXXXX (``escape``: no newline, no control character), each character markdown acts on
+    inside a line (``_INLINE``) and a block marker at its start backslash-escaped, so that it
+    renders as the text itself wherever the line puts it.  ``limit``: characters of the text
+    kept (``escape``'s)."""
+    text = _INLINE.sub(r"\\\g<0>", escape(str(s).replace("\n", " ").lstrip(" "), limit))
+    if _BLOCK_START.match(text):
+        digits = len(text) - len(text.lstrip("0123456789"))
+        text = text[:digits] + "\\" + text[digits:]  # "1\\. x", "\\# x": the character itself
+    return text
 
 
-def md_inline(s: str, limit: Optional[int] = 120) -> str:
-    """Untrusted text inside a line of markdown (a title, a sentence, a table cell): one line,
-    what a reader cannot see as \\uXXXX (``escape``: a newline cannot start a heading), and
-    each character markdown or HTML acts on (`` `*_[]<>| ``) as its numeric reference, which
-    renders as the character itself and which no later escaping (``md_cell``) turns back into
-    markup.  A version from a program's hello passes here before a report shows it."""
-    return "".join(_MARKUP.get(ch, ch) for ch in escape(str(s), limit))
-
-
-def md_code(s: str) -> str:
-    """Inline code inside a table cell (pipes escaped; backticks avoided by doubling fences;
-    non-printable characters shown as \\uXXXX)."""
-    s = visible(s, keep="").replace("|", "\\|")
-    fence = "``" if "`" in s else "`"
+def md_code(s) -> str:
+    """Untrusted text as inline code (in a sentence or a table cell): non-printable
+    characters as \\uXXXX, pipes escaped (a table's cell border), and fenced by one backtick
+    more than its longest run of backticks, so that no text ends the span early."""
+    s = visible(str(s), keep="").replace("|", "\\|")
+    fence = "`" * (1 + max((len(run) for run in re.findall("`+", s)), default=0))
     pad = " " if s.startswith("`") or s.endswith("`") else ""
     return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def md_fence(text: str, language: str = "") -> list[str]:
+    """Untrusted text (a repro snippet, a diff, a source excerpt, a command) as the lines of
+    a fenced code block: non-printable characters but the newline and the tab as \\uXXXX
+    (``visible``), fenced by backticks longer than any run of them in the text, so that no
+    line of it closes the block, opens another or becomes a heading."""
+    body = visible(str(text).rstrip("\n"), keep="\n\t")
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", body)), default=0))
+    return [fence + re.sub(r"[^\w+.-]", "", str(language)), *body.split("\n"), fence]
 
 
 def md_table(header: list[str], rows: list[list[str]], align: Optional[list[str]] = None) -> list[str]:

@@ -16,6 +16,8 @@ from ._text import md_cell, md_code, md_table, visible
 
 #: characters of one value of the service's answer shown
 SHOWN = 60
+#: characters of what broke a promise shown on the terminal (wrapped, not cut to the width)
+BROKEN_SHOWN = 300
 
 
 def _value(v, limit: int = SHOWN) -> str:
@@ -45,8 +47,8 @@ def markdown_lines(table: Optional[dict]) -> list[str]:
     body = []
     for r in rows:
         status = {"kept": "✅ kept", "broken": "❌ broken"}.get(r["status"], "➖ not checked")
-        found = ", ".join(f"`{f}`" for f in r["findings"]) or "—"
-        body.append([f"`{_label(r)}`", md_cell(r["promise"]), status, found, str(r.get("checked", 0))])
+        found = ", ".join(md_code(f) for f in r["findings"]) or "—"
+        body.append([md_code(_label(r)), md_cell(r["promise"]), status, found, str(r.get("checked", 0))])
     lines += md_table(["Promise", "What the contract says", "Status", "Finding", "Checked"], body,
                       ["---", "---", "---", "---", "---:"])
     ex = table.get("example")
@@ -58,7 +60,7 @@ def markdown_lines(table: Optional[dict]) -> list[str]:
                       + ("**reproduced**." if ex.get("reproduced") else "**not reproduced**.")]
     for r in table.get("readings") or []:
         if r.get("checked") == "answers":
-            lines += ["", f"The contract leaves a point open (`{visible(str(r.get('id', '')), keep='')[:80]}`); the "
+            lines += ["", f"The contract leaves a point open ({md_code(_value(r.get('id', ''), 80))}); the "
                           "service's answers follow: "
                           f"**{md_cell(_value(r.get('says', ''), 300))}** ({r.get('answers', 0)} answers tell the "
                           "readings apart; every declared reading keeps the promise)."]
@@ -96,12 +98,15 @@ def terminal_lines(implementation: str, table: Optional[dict], width: int = 100)
     for r in rows:
         if r["status"] == "kept":
             line = f"  kept    {_label(r).ljust(name_w)}  {_value(r['promise'], width)}"
+            out.append(line if len(line) <= width else line[: width - 1] + "…")
         elif r["status"] == "not checked":
             line = f"  -       {_label(r).ljust(name_w)}  not checked: no answer came to judge it"
+            out.append(line if len(line) <= width else line[: width - 1] + "…")
         else:
+            # what broke it is the point of the row (the value against the contract's): wrapped
+            # (``_fit``), never cut, at any width, on a terminal or in a pipe
             detail = r.get("detail") or ", ".join(r["findings"])
-            line = f"  BROKEN  {_label(r).ljust(name_w)}  {_value(detail, width)}"
-        out.append(line if len(line) <= width else line[: width - 1] + "…")
+            out.append(f"  BROKEN  {_label(r).ljust(name_w)}  {_value(detail, BROKEN_SHOWN)}")
     ex = table.get("example")
     if ex:
         svc = ex.get("service") or {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ._doc import actual_text
-from ._text import md_cell, md_code, num, repro_text, signed, visible
+from ._text import md_cell, md_code, md_fence, num, repro_text, signed, visible
 from .markdown import conformance_matrix
 
 
@@ -18,7 +18,7 @@ def summary_markdown(doc: dict, check_lines: Optional[list[str]] = None) -> str:
     lines = ["## chrF audit", ""]
     findings = doc["findings"]
     if findings:
-        rows = [[md_cell(f["implementation"]), f"`{f['family']}`", f["level"],
+        rows = [[md_cell(f["implementation"]), md_code(f["family"]), md_cell(f["level"]),
                  md_code(repro_text(f["minimal"]["inputs"], 50)), num(f["minimal"]["expected"]), actual_text(f),
                  signed(f["minimal"].get("difference"))] for f in findings]
         lines += ["| Implementation | Family | Level | Minimal repro | Expected | Actual | Difference |",
@@ -32,7 +32,7 @@ def summary_markdown(doc: dict, check_lines: Optional[list[str]] = None) -> str:
     run = doc["run"]
     lines += ["", f"seed {run['seed']}, max examples {run['max_examples']}, tolerance {run['tolerance']:g}", ""]
     if check_lines:
-        lines += ["### chrf-audit check", "", "```", *check_lines, "```", ""]
+        lines += ["### chrf-audit check", ""] + md_fence("\n".join(check_lines)) + [""]
     return visible("\n".join(lines)) + "\n"
 
 

@@ -9,20 +9,23 @@ from __future__ import annotations
 from typing import Optional
 
 from ._doc import cache_note
-from ._text import md_code, md_inline, num
+from ._text import md_cell, md_code, num
 
 
 def title(impl: str, version: Optional[str], issue: Optional[dict], fallback: str) -> str:
-    """``nltk sentence_chrf: chrF ...`` (the library, its function, the symptom)."""
+    """One line, a sentence after its subject: ``nltk sentence_chrf: chrF averages ...``
+    (the library, its function, the symptom in the library's record), else ``my-service 1.0
+    chrF: the per-order scores are averaged ...`` (the implementation, its version, what the
+    finding's title says; ``version`` is markdown already, ``version_of``)."""
     if issue and issue.get("title"):
         head = f"{issue['library']} {issue['function']}" if issue.get("function") else issue["library"]
         text = issue["title"]
         reg = issue.get("regression")
         if reg:
             text += f" (regression since {reg['introduced']})"
-        return f"{head}: {text}"
-    text = fallback[0].lower() + fallback[1:] if fallback else "a divergence"
-    return f"{impl}{' ' + version if version else ''}: chrF {text}"
+        return f"{md_cell(head)}: {md_cell(text)}"
+    text = md_cell(fallback[0].lower() + fallback[1:]) if fallback else "a divergence"
+    return f"{md_cell(impl)}{' ' + version if version else ''} chrF: {text}"
 
 
 def severity(impact: Optional[dict], data: Optional[str]) -> Optional[str]:
@@ -30,7 +33,7 @@ def severity(impact: Optional[dict], data: Optional[str]) -> Optional[str]:
     if not isinstance(impact, dict) or impact.get("alone_difference_min") is None:
         return None
     lo, hi = impact["alone_difference_min"], impact["alone_difference_max"]
-    name = str(data or "").rstrip("/").rsplit("/", 1)[-1] or "the impact study's data"
+    name = md_cell(str(data or "").rstrip("/").rsplit("/", 1)[-1] or "the impact study's data")
     touched = ""
     if impact.get("segments_affected") is not None:
         touched = f"it changes {impact['segments_affected']} of {impact['segments_total']} segment scores; "
@@ -77,13 +80,13 @@ def library_params(claims: dict, issue: Optional[dict]) -> str:
 
 
 def environment(impl: str, version: Optional[str], doc_env: dict, issue: Optional[dict]) -> str:
-    lib = (issue or {}).get("library") or impl
+    lib = md_cell((issue or {}).get("library") or impl)
     parts = [f"{lib} {version or '(version unknown)'}"]
-    parts += [f"{name} {ver or '(not installed)'}" for name, ver in ((issue or {}).get("dependencies") or {}).items()]
-    parts.append(doc_env.get("python", "Python"))
+    parts += [md_cell(f"{name} {ver or '(not installed)'}") for name, ver in ((issue or {}).get("dependencies") or {}).items()]
+    parts.append(md_cell(doc_env.get("python", "Python")))
     system = str(doc_env.get("platform") or "").split("-", 1)[0]
     if system:
-        parts.append(system)
+        parts.append(md_cell(system))
     return ", ".join(parts)
 
 
@@ -112,7 +115,7 @@ def checked(verification: Optional[dict], lib: str, version: Optional[str], fami
     if not verification.get("verified"):
         status = verification["status"]
         status = status[len("not verified: "):] if status.startswith("not verified: ") else status
-        return f"**Not verified:** {md_inline(status, None)}.{cached}"
+        return f"**Not verified:** {md_cell(status, None)}.{cached}"
     parts = []
     opts = verification.get("options") or {}
     call = ", ".join(f"`{k}={v!r}`".replace("'", '"') for k, v in opts.items())
@@ -122,10 +125,10 @@ def checked(verification: Optional[dict], lib: str, version: Optional[str], fami
         if r:
             parts.append(f"the {'repro above' if family else fam + ' repro'}"
                          + (f", called with {call}," if call and (not family or option) else "")
-                         + f" prints {md_code(str(r['after_raw']))} on the patched copy (the reference's exact value is "
+                         + f" prints {md_code(r['after_raw'])} on the patched copy (the reference's exact value is "
                            f"{num(r['expected'])} on the 0..100 scale"
                          + (", equal up to float rounding" if r.get("after_key") else "")
-                         + f") where the released {lib} prints {md_code(str(r['before_raw']))}")
+                         + f") where the released {lib} prints {md_code(r['before_raw'])}")
     audit = (f"a differential audit of the patched copy finds {', '.join(fams)} fixed and no family introduced")
     parts.append(audit)
     if verification.get("default_unchanged"):
@@ -150,6 +153,6 @@ def related(records: list) -> list[str]:
             fixed = f"; fixed in {r['fixed_in']}"
         elif r.get("fixed_in") == "":
             fixed = "; merged, in no release yet"
-        out.append(f"- {r['repository']}#{r['number']} ({r['kind']}, {state}{fixed}): \"{r['title']}\""
-                   + (f" — {r['note']}" if r.get("note") else ""))
+        out.append(f"- {md_cell(r['repository'])}#{md_cell(r['number'])} ({md_cell(r['kind'])}, {md_cell(state + fixed)}): "
+                   f"\"{md_cell(r['title'])}\"" + (f" — {md_cell(r['note'])}" if r.get("note") else ""))
     return out + [""]

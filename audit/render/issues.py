@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._doc import anchors, claims_text, families, findings_of, first, marked_line, source_where, version_of
 from . import issue_text as T
-from ._text import md_code, num, repro_text, visible
+from ._text import md_cell, md_code, md_fence, num, repro_text, visible
 from .markdown import combined_path, issue_path
 
 
@@ -43,7 +43,8 @@ def _definition(f: dict) -> str:
 def _expected_actual(f: dict) -> list[str]:
     m = f["minimal"]
     raw = m.get("actual_raw")
-    got = f"`{raw}`" if raw is not None else (f"outcome `{m['outcome']}`" + (f" ({m['detail']})" if m.get("detail") else ""))
+    got = md_code(raw) if raw is not None else (f"outcome {md_code(m['outcome'])}"
+                                                + (f" ({md_cell(m['detail'])})" if m.get("detail") else ""))
     scale = "" if raw is None or m.get("actual") is None else f" ({num(m['actual'])} on the 0..100 scale)"
     if f.get("expected_source") == "implementation":
         exp = (f"its own score before the transformation, {num(m['expected'])} (the exact reference gives "
@@ -79,7 +80,7 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
     snippet = alt["snippet"] if alt else own or shown.get("snippet")
     if snippet:
         lang = "sh" if own and not alt else shown.get("snippet_language", "python")
-        lines += [f"```{lang}", snippet.rstrip("\n"), "```", ""]
+        lines += md_fence(snippet, lang) + [""]
     lines += (_alt_expected_actual(alt, shown) if alt else _expected_actual(shown)) + [""]
     for f in group:
         if f is not shown and not alt:
@@ -91,7 +92,7 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
         lines += [f"The same root cause also shows as `{also['family']}` ({also['level']} level): "
                   f"{also['title'][0].lower() + also['title'][1:]}:", ""]
         if also.get("snippet"):
-            lines += ["```sh", also["snippet"].rstrip("\n"), "```", ""]
+            lines += md_fence(also["snippet"], "sh") + [""]
     rc = first(group, "root_cause")
     lines += ["## Root cause", ""]
     if rc:
@@ -104,7 +105,7 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
         else:
             lines += [f"{where}" + (f": {rc['why']}." if rc.get("why") else "."), ""]
             if rc.get("excerpt"):
-                lines += ["```python", rc["excerpt"], "```", ""]
+                lines += md_fence(rc["excerpt"], "python") + [""]
     else:
         lines += ["Not located in the installed source.", ""]
     if patch:
@@ -116,8 +117,7 @@ def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
         lines += [T.checked(verification, lib, version, f0["family"], option) if verification is not None else
                   {True: "Checked: on a patched copy of the released package the repro above agrees with the definition.",
                    False: "**Not verified.**", None: "Not checked (verification not run)."}[patch.get("verified")], ""]
-        fence = "~~~~" if "```" in patch["diff"] else "```"
-        lines += [f"{fence}diff", patch["diff"].rstrip("\n"), fence, ""]
+        lines += md_fence(patch["diff"], "diff") + [""]
         if (issue or {}).get("default_change"):
             lines += [issue["default_change"], ""]
     else:
@@ -133,7 +133,7 @@ def _alt_expected_actual(alt: dict, shown: dict) -> list[str]:
     after the family's patch alone: another family starts to matter on it)."""
     m = shown["minimal"]
     return [f"- **Inputs** (invisible characters escaped): {md_code(repro_text(alt['inputs']))}",
-            f"- **Actual:** `{alt['before_raw']}`" + (f" ({num(alt['before'])} on the 0..100 scale)"
+            f"- **Actual:** {md_code(alt['before_raw'])}" + (f" ({num(alt['before'])} on the 0..100 scale)"
                                                      if alt.get("before") is not None else ""),
             f"- **Expected:** exactly `{alt['expected_fraction']}` = {num(alt['expected'])} on the 0..100 scale",
             f"- **Definition:** {_definition(shown)}.",
@@ -162,7 +162,7 @@ def render_combined(doc: dict, entry: dict) -> str:
     for group, anchor in zip(groups, anchors(groups)):
         if group[0]["family"] in fams:
             i = first(group, "issue") or {}
-            name = f"{i['kind']}: {i['title']}" if i.get("title") else group[0]["title"]
+            name = f"{i['kind']}: {i['title']}" if i.get("title") else md_cell(group[0]["title"])
             if i.get("filed") is False:  # no issue of its own: say why instead of linking
                 lines.append(f"- {name} (`{group[0]['family']}`: not filed on its own, {i.get('not_filed')})")
             else:
@@ -171,8 +171,7 @@ def render_combined(doc: dict, entry: dict) -> str:
     status = (T.checked(ver, lib, version, None, None) if ver is not None else
               {True: "Checked: on a patched copy of the released package every one of these repros agrees with the "
                      "definition.", False: "**Not verified.**", None: ""}[c.get("verified")])
-    fence = "~~~~" if "```" in c["diff"] else "```"
-    lines += [""] + ([status, ""] if status else []) + [f"{fence}diff", c["diff"].rstrip("\n"), fence, ""]
+    lines += [""] + ([status, ""] if status else []) + md_fence(c["diff"], "diff") + [""]
     lines += [f"<sub>Found by a differential audit against an exact chrF reference (chrf-audit "
               f"{doc['environment']['chrf_audit']}).</sub>", ""]
     return visible("\n".join(lines))

@@ -18,7 +18,7 @@ from typing import Optional
 
 from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, cache_note, claims_text, distinct, families, findings_of,
                    first, is_metamorphic, largest_text, marked_line, source_where, version_of)
-from ._text import (REPRO_KEY, corpus_repro, escape, fit_line, md_cell, md_code, md_inline, md_table, num,
+from ._text import (REPRO_KEY, corpus_repro, fit_line, md_cell, md_code, md_fence, md_table, num,
                     repro_text, signed, visible)
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
@@ -101,7 +101,7 @@ def _levels_table(entry: dict, group: list[dict]) -> list[str]:
         if m.get("actual_raw") is not None:
             actual += f" (returned {md_code(m['actual_raw'])} on its own scale)"
         if m["outcome"] != "value":
-            actual += f" — outcome `{m['outcome']}`" + (f": {md_cell(escape(m['detail'], 200))}" if m.get("detail") else "")
+            actual += f" — outcome {md_code(m['outcome'])}" + (f": {md_cell(m['detail'], 200)}" if m.get("detail") else "")
         put(f"Actual ({impl})", i, actual)
         put("Difference", i, signed(m.get("difference"), 10))
         expl = f.get("explanation") or m.get("explanation")
@@ -129,8 +129,8 @@ def _snippets(group: list[dict]) -> list[str]:
             langs.setdefault(f.get("snippet_language", "python"), []).append(f)
     for lang, fs in langs.items():
         levels = " and ".join(f["level"] for f in fs)
-        lines += [f"Repro at the {levels} level{'s' if len(fs) > 1 else ''}:", "", f"```{lang}"]
-        lines += "\n\n".join(f["snippet"].rstrip("\n") for f in fs).split("\n") + ["```", ""]
+        lines += [f"Repro at the {levels} level{'s' if len(fs) > 1 else ''}:", ""]
+        lines += md_fence("\n\n".join(f["snippet"].rstrip("\n") for f in fs), lang) + [""]
     return lines
 
 
@@ -248,7 +248,7 @@ def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
     verification = (patch or {}).get("verification") or {}
     cached = cache_note(verification)
     # a status other than "verified" names why, in text from outside (an error message): escaped
-    failed = f"**{md_inline(verification['status'], None)}**" \
+    failed = f"**{md_cell(verification['status'], None)}**" \
         if patch and verification.get("status") not in (None, "verified") else None
     if (first(group, "issue") or {}).get("filed") is False:
         status = PATCH_STATUS[patch.get("verified")] if patch else "no patch suggestion for this family"
@@ -313,7 +313,7 @@ def _environment(doc: dict, entry: dict, version: Optional[str]) -> list[str]:
     env, run = doc["environment"], entry.get("run") or doc["run"]
     impl = entry["implementation"]
     return md_table(["", ""], [
-        ["Implementation", md_cell(f"{impl} {version or '(version unknown)'}")],
+        ["Implementation", f"{md_cell(impl)} {version or '(version unknown)'}"],  # the version is markdown
         ["Claimed parameters", md_cell(claims_text(entry["claims"]))],
         ["Implementation signature", md_code(entry["signature"])],
         ["Reference signature", md_code(entry.get("reference_signature") or "(not recorded)")],
@@ -331,7 +331,7 @@ def render_one(doc: dict, entry: dict) -> str:
     version = version_of(doc, entry)
     findings = findings_of(doc, impl)
     groups = families(findings)
-    lines = [f"# chrF audit of {md_cell(impl)}{' ' + md_cell(version) if version else ''}", ""]
+    lines = [f"# chrF audit of {md_cell(impl)}{' ' + version if version else ''}", ""]  # version_of: markdown
     if findings:
         fams = ", ".join(f"`{g[0]['family']}` ({', '.join(f['level'] for f in g)})" for g in groups)
         lines += [f"{len(findings)} findings against the exact reference (chrf-audit {env['chrf_audit']}), "

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import textwrap
 
-from ._doc import findings_of, is_metamorphic
-from ._text import REPRO_KEY, corpus_repro, fit_line, num, quoted, repro_text, signed, visible
+from ._doc import families, findings_of, is_metamorphic
+from ._text import REPRO_KEY, corpus_repro, fit_line, num, quoted, repro_text, signed, terminal_line
 from .contract_table import terminal_lines
 
 MIN_WIDTH, MAX_WIDTH, WIDE = 80, 200, 150
@@ -68,9 +68,11 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
     """The table as (text, role) lines, role in "title", "head", "rule", "row", "note"; every
     line fits ``width`` (clamped to 80..200).  ``findings``: the document's finding records."""
     width = max(MIN_WIDTH, min(MAX_WIDTH, int(width)))
-    n = len(findings)
-    out = [(f"chrF audit: {n} finding{'s' if n != 1 else ''}", "title")]
-    names = [visible(f["implementation"], keep="") for f in findings]
+    # a row per family and level; the families (``_doc.families``, each implementation's) counted beside them
+    n, k = len(findings), sum(len(families([f for f in findings if f["implementation"] == impl]))
+                              for impl in dict.fromkeys(f["implementation"] for f in findings))
+    out = [(f"chrF audit: {n} finding{'s' if n != 1 else ''} ({k} famil{'y' if k == 1 else 'ies'})", "title")]
+    names = [terminal_line(f["implementation"]) for f in findings]
     fams = [f["family"] for f in findings]
     nums_w = 3 * NUM_W + 3 * len(GAP)
     heads = ("expected".rjust(NUM_W), "actual".rjust(NUM_W), "difference".rjust(NUM_W))
@@ -85,7 +87,7 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
                          "minimal repro".ljust(repro_w), *heads])
         out += [(head, "head"), ("-" * width, "rule")]
         for f in findings:
-            cells = [elide(visible(f["implementation"], keep=""), impl_w).ljust(impl_w),
+            cells = [elide(terminal_line(f["implementation"]), impl_w).ljust(impl_w),
                      elide(f["family"], fam_w).ljust(fam_w), repro_cell(f["minimal"]["inputs"], repro_w).ljust(repro_w)]
             cells += [x.rjust(NUM_W) for x in _numbers(f)]
             out.append((GAP.join(cells), "row"))
@@ -98,7 +100,7 @@ def table_lines(findings, width: int) -> list[tuple[str, str]]:
                 (indent + "minimal repro".ljust(repro_w) + GAP + GAP.join(heads), "head"),
                 ("-" * width, "rule")]
         for f in findings:
-            name = elide(visible(f["implementation"], keep=""), impl_w)
+            name = elide(terminal_line(f["implementation"]), impl_w)
             out.append((name + GAP + elide(f["family"], width - len(name) - len(GAP)), "row"))
             nums = GAP.join(x.rjust(NUM_W) for x in _numbers(f))
             out.append((indent + repro_cell(f["minimal"]["inputs"], repro_w).ljust(repro_w) + GAP + nums, "row"))
@@ -127,22 +129,35 @@ def lines(doc: dict, width: int) -> list[tuple[str, str]]:
         impl = entry["implementation"]
         if findings_of(doc, impl):
             for level, fit in (entry.get("fit") or {}).items():
-                out += [(line, "") for line in textwrap.wrap(fit_line(impl, level, fit), width, subsequent_indent="    ",
+                out += [(line, "") for line in textwrap.wrap(terminal_line(fit_line(impl, level, fit)), width,
+                                                             subsequent_indent="    ",
                                                              break_long_words=False, break_on_hyphens=False)]
-        out += [(line, "broken" if "BROKEN" in line else "") for line in terminal_lines(impl, entry.get("contract"), width)]
+        out += _contract_roles(terminal_lines(impl, entry.get("contract"), width))
     for entry in doc["implementations"]:
         if not findings_of(doc, entry["implementation"]):
             version = entry.get("version")
-            out.append((visible(f"{entry['implementation']}{' ' + version if version else ''}: no finding "
-                                f"({entry['examples']} inputs)", keep=""), "ok"))
+            out.append((terminal_line(f"{entry['implementation']}{' ' + version if version else ''}: no finding "
+                                      f"({entry['examples']} inputs)"), "ok"))
     if not doc["implementations"]:
         out.append(("no implementation audited", ""))
     return out
 
 
+def _contract_roles(contract: list[str]) -> list[tuple[str, str]]:
+    """A contract's lines with their roles: a broken promise's row, and the lines it is
+    continued on (wrapped under its indent, ``contract_table._fit``), are "broken"."""
+    out, broken = [], False
+    for line in contract:
+        broken = line.startswith("  BROKEN") or (broken and line.startswith(" " * 6))
+        out.append((line, "broken" if broken else ""))
+    return out
+
+
 def render(doc: dict, *, width: int = 100, color: bool = False) -> dict[str, bytes]:
     """{"terminal.txt": bytes}: the text shown after a run, ``width`` columns (80..200), ANSI
-    colour when ``color``."""
-    text = "".join((f"\x1b[{STYLES[role]}m{line}\x1b[0m" if color and STYLES[role] else line) + "\n"
-                   for line, role in lines(doc, width))
+    colour when ``color``.  Each line passes ``terminal_line`` last: whatever a field held (a name,
+    a version, a service's answer), no control character reaches the terminal but the
+    colour this renderer adds."""
+    text = "".join((f"\x1b[{STYLES[role]}m{terminal_line(line)}\x1b[0m" if color and STYLES[role]
+                    else terminal_line(line)) + "\n" for line, role in lines(doc, width))
     return {"terminal.txt": text.encode("utf-8", "backslashreplace")}

@@ -10,7 +10,7 @@ made it, shown in the page).
 from __future__ import annotations
 
 from .chart import _f, _xml
-from ._text import escape
+from ._text import md_cell, md_code, md_fence
 
 PRESENT, ABSENT, SKIPPED, UNAUDITED, NARROWED = "#d62728", "#2ca02c", "#bdbdbd", "#ffffff", "#fdd49e"
 CELL_H, LEFT, TOP, BOTTOM, RIGHT = 22, 230, 44, 96, 24
@@ -71,7 +71,7 @@ def heat_map(doc: dict) -> str:
 
 
 def _md(text) -> str:
-    return escape(str(text)).replace("|", "\\|")
+    return md_cell(text)  # a release's reason, a package's or implementation's name: untrusted text
 
 
 def _mark(state: str) -> str:
@@ -88,10 +88,10 @@ def markdown(doc: dict, facts: dict) -> str:
     audited = [r for r in doc["releases"] if r["status"] == "audited"]
     lines = [f"# chrF families across releases of {_md(doc['package'])}", ""]
     if facts.get("command"):
-        lines += ["Made by:", "", "```sh", facts["command"], "```", ""]
+        lines += ["Made by:", ""] + md_fence(facts["command"], "sh") + [""]
     span = f"{versions[0]} .. {versions[-1]}" if versions else "none"
     lines += [f"{len(audited)} of {len(versions)} releases audited ({span}), implementations "
-              f"{', '.join('`' + _md(n) + '`' for n in doc.get('implementations') or [])}; seed {s.get('seed')}, "
+              f"{', '.join(md_code(n) for n in doc.get('implementations') or [])}; seed {s.get('seed')}, "
               f"{s.get('max_examples')} examples per implementation and level, tolerance {s.get('tolerance')}.", ""]
     if s.get("bisect"):
         lines += ["`--bisect`: only the releases needed to place each transition were audited, assuming that "
@@ -102,7 +102,7 @@ def markdown(doc: dict, facts: dict) -> str:
         lines += ["| family | " + " | ".join(_md(v) for v in versions) + " |",
                   "|---|" + "---|" * len(versions)]
         for fam in families:
-            lines.append(f"| `{fam}` | " + " | ".join(_mark(state[(fam, v)]) for v in versions) + " |")
+            lines.append(f"| {md_code(fam)} | " + " | ".join(_mark(state[(fam, v)]) for v in versions) + " |")
         lines += ["", "**x**: the release shows the family; ·: it does not; (·): not audited, inferred by "
                   "`--bisect`." + (" n/c: not comparable, the release audited the implementations showing it "
                                    "narrowed or not at all (below)." if "narrowed" in state.values() else ""), ""]
@@ -117,28 +117,28 @@ def markdown(doc: dict, facts: dict) -> str:
             before = _before(known, t["introduced"])
             intro += f" ({before} correct)" if before else ""
         fixed = t["fixed"] or "not fixed (the newest audited shows it)"
-        lines.append(f"| `{fam}` | {_md(intro)} | {_md(fixed)} |")
+        lines.append(f"| {md_code(fam)} | {_md(intro)} | {_md(fixed)} |")
     lines.append("")
     for fam in families:
         for side in ("introduced", "fixed"):
             d = (doc.get("diffs") or {}).get(fam, {}).get(side)
             if not d:
                 continue
-            lines += [f"### `{fam}` {side} in {_md(d['to'] if side == 'introduced' else d['to'])}", "",
+            lines += [f"### {md_code(fam)} {side} in {_md(d['to'] if side == 'introduced' else d['to'])}", "",
                       f"Between {_md(d['from'])} and {_md(d['to'])}"
-                      + (f", the root-cause function `{_md(d['function'])}` in `{_md(d['file'])}`:" if d.get("diff")
+                      + (f", the root-cause function {md_code(d['function'])} in {md_code(d['file'])}:" if d.get("diff")
                          else f": {_md(d.get('note') or 'no diff')}."), ""]
             if d.get("diff"):
-                lines += ["```diff", d["diff"].rstrip("\n"), "```", ""]
+                lines += md_fence(d["diff"], "diff") + [""]
     narrowed = [r for r in doc["releases"] if r.get("unsupported") or r.get("limits")]
     if narrowed:
         lines += ["## Narrowed audits", "", "What a release could not audit as asked: an implementation whose "
                   "claims it cannot compute (not audited there), or one it computes narrowed.", "",
                   "| release | implementation | |", "|---|---|---|"]
         for r in narrowed:
-            lines += [f"| {_md(r['version'])} | `{_md(u['implementation'])}` | unsupported: {_md(u['reason'])} |"
+            lines += [f"| {_md(r['version'])} | {md_code(u['implementation'])} | unsupported: {_md(u['reason'])} |"
                       for u in r.get("unsupported") or []]
-            lines += [f"| {_md(r['version'])} | `{_md(name)}` | audited narrowed: {_md(note)} |"
+            lines += [f"| {_md(r['version'])} | {md_code(name)} | audited narrowed: {_md(note)} |"
                       for name, note in sorted((r.get("limits") or {}).items())]
         lines.append("")
     skipped = [r for r in doc["releases"] if r["status"] == "skipped"

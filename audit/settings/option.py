@@ -107,6 +107,21 @@ def non_empty(what: str):
     return check
 
 
+def one_line(what: str):
+    """A non-empty text shown in titles, headings, terminal lines and file names (``--name``):
+    printable characters only, so no newline, tab, ESC or other control or format character
+    (U+202E) can break the line it is shown on."""
+    empty = non_empty(what)
+
+    def check(value, label):
+        empty(value, label)
+        if not value.isprintable():
+            raise UsageError(f"{label} must be one line of printable characters (no newline, tab or control "
+                             f"character), got {value!r}")
+        return value
+    return check
+
+
 def iso_date(value, label):
     try:
         _dt.date.fromisoformat(str(value))

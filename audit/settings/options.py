@@ -161,7 +161,7 @@ _TABLE = (
         _opt("max_refs", int, None, "the most references per segment the callable or program takes (1: a "
              "single-reference library); the search never sends more", _CALLABLES, O.at_least(1), "N"),
         _opt("name", str, None, "name of the callable or program in reports and report file names", _CALLABLES,
-             O.non_empty("name"), "NAME"),
+             O.one_line("name"), "NAME"),
         _opt("accepts", str, None, "claims the callable takes as keyword arguments, comma-separated (char_order, "
              "word_order, beta, lowercase, whitespace): it is called with them, and the audit varies them to find "
              "parameters it ignores", _CALLABLES, O.names_in(ACCEPTABLE, "parameter"), "NAMES"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..render._text import md_cell, md_code, md_fence
 from ..render.chart import bar_chart, line_chart
 from . import snippets
 from .checks import unseeded
@@ -61,7 +62,7 @@ def _repro(proc, call) -> str:
         code = snippets.side_effects(proc, call)
     elif "hyps" in call:
         code = proc.snippet(call)
-    return "```python\n" + code + "```\n" if code else ""
+    return "\n".join(md_fence(code, "python")) + "\n" if code else ""
 
 
 def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
@@ -78,7 +79,7 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
                       if getattr(r.procedure, "environment", None)), None)
         where = (" (own environment: " + ", ".join(f"{k} {v}" for k, v in sorted(extra.items()))
                  + ")") if extra else ""
-        lines.append(f"- {lib} {ver}{where}")
+        lines.append(f"- {md_cell(f'{lib} {ver}{where}')}")
     lines.append(f"- Python {env.get('python')}, numpy {env.get('numpy')} (chrf-audit side), seed {run.settings.seed}")
     lines += ["", "## Summary", "", "| procedure | family | status | what |", "|---|---|---|---|"]
     for r in runs:
@@ -86,11 +87,11 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
             if status == "pass":
                 what = "; ".join(dict.fromkeys(c.check for c in r.results if c.family == fam))
             shown = f"**{status}**" if status == "finding" else status
-            lines.append(f"| `{r.procedure.name}` | `{fam}` | {shown} | {what.replace('|', '/')} |")
+            lines.append(f"| {md_code(r.procedure.name)} | `{fam}` | {shown} | {md_cell(what.replace('|', '/'))} |")
     for r in runs:
         p = r.procedure
-        lines += ["", f"## `{p.name}`", "", f"Source: `{p.source}`. Claims: "
-                  f"`{json.dumps(claims_dict(p), sort_keys=True)}`", ""]
+        lines += ["", f"## {md_code(p.name)}", "", f"Source: {md_code(p.source)}. Claims: "
+                  f"{md_code(json.dumps(claims_dict(p), sort_keys=True))}", ""]
         if unseeded(p):
             lines += [f"It takes no seed: its {'p-values' if p.kind == 'paired' else 'answers'} are Monte "
                       "Carlo draws that change from run to run.  Each is reported by where it lies (the "
@@ -102,21 +103,21 @@ def render(run: StatsRun, library: str, chart_dir: str = "charts") -> str:
         for f in r.findings:
             fam = FAMILIES[f.family]
             m = f.main
-            lines += ["", f"### `{f.family}`: {fam.title}", "", f"**What happened.** {m.summary[:1].upper() + m.summary[1:]}.", "",
+            lines += ["", f"### `{f.family}`: {fam.title}", "", f"**What happened.** {md_cell(m.summary[:1].upper() + m.summary[1:])}.", "",
                       f"**Test.** {m.test or fam.test}. False-alarm rate of this family's check: "
                       f"{fam.false_alarm}.", ""]
             if m.expected is not None or m.actual is not None:
                 lines += [f"- expected: {_fmt_values(m.expected)}", f"- actual: {_fmt_values(m.actual)}"
-                          + (f" (outcome: {m.outcome})" if m.outcome != "value" else ""), ""]
+                          + (f" (outcome: {md_cell(m.outcome)})" if m.outcome != "value" else ""), ""]
             rep = _repro(p, m.call)
             if rep:
                 lines += ["**Repro** (imports only the audited library):", "", rep]
             for c in f.checks[1:]:
-                lines.append(f"- also ({c.check}): {c.summary}")
+                lines.append(f"- also ({md_cell(c.check)}): {md_cell(c.summary)}")
         passed = [c for c in r.results if c.status == "pass"]
         if passed:
             lines += ["", "<details><summary>checks passed</summary>", ""]
-            lines += [f"- `{c.family}` / {c.check}: {c.summary}" for c in passed]
+            lines += [f"- `{c.family}` / {md_cell(c.check)}: {md_cell(c.summary)}" for c in passed]
             lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 

@@ -61,15 +61,25 @@ def version(implementation: str) -> Optional[str]:
         return None
 
 
+def _dotted(name) -> bool:
+    """Whether ``name`` is a Python name or a dotted path of names (what an import and an
+    attribute access can spell): ``<lambda>``, ``f.<locals>.g`` or a name a function gave
+    itself (with a newline, a fence, an escape) is not."""
+    return isinstance(name, str) and bool(name) and all(part.isidentifier() for part in name.split("."))
+
+
 def _python_entry(implementation: str, finding) -> Optional[tuple[str, str]]:
-    """(module, function) of a Python callable under audit, or None for a program."""
+    """(module, function) of a Python callable under audit, or None for a program (or a
+    callable whose names an import cannot spell).  The function's own ``__module__`` and
+    ``__qualname__`` first (the function that ran at this level), else the ``module:function``
+    it was given by."""
     src = finding.source or {}
-    if src.get("call") == "python" and src.get("module") and src.get("qualname"):
+    if src.get("call") not in ("python", None):
+        return None
+    if src.get("call") == "python" and _dotted(src.get("module")) and _dotted(src.get("qualname")):
         return src["module"], src["qualname"]
-    if src.get("call") is None and ":" in implementation and " " not in implementation:
-        mod, _, fn = implementation.partition(":")  # reports from before "call" was recorded
-        return mod, fn
-    return None
+    mod, _, fn = implementation.partition(":")
+    return (mod, fn) if _dotted(mod) and _dotted(fn) else None
 
 
 def protocol_request(finding, request_id: int = 1) -> dict:
@@ -141,14 +151,16 @@ def _generic_snippet(implementation: str, finding) -> str:
     else:
         head.append(f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100.")
     entry = _python_entry(implementation, finding)
-    if entry is not None:
-        mod, fn = entry
+    if entry is not None or (finding.source or {}).get("call") == "python":
+        mod, fn = entry or (None, "function")
         top, _, rest = fn.partition(".")
         if m.level == "sentence":
             call = f"{fn}({py_literal(m.inputs['hypothesis'])}, {py_list_literal(m.inputs['references'])})"
         else:
             call = f"{fn}({py_list_literal(m.inputs['hypotheses'])}, {py_list_literal(m.inputs['references'])})"
-        return "\n".join(head + [f"from {mod} import {top}", "", f"print({call})"]) + "\n"
+        load = [f"from {mod} import {top}"] if entry else [
+            "# its module and name are not names an import can spell: `function` stands for the audited callable"]
+        return "\n".join(head + load + ["", f"print({call})"]) + "\n"
     import shlex
 
     line = json.dumps(protocol_request(finding), ensure_ascii=True)
@@ -176,7 +188,7 @@ def _one_line(text, limit=200) -> str:
 def snippet_language(implementation: str, finding) -> str:
     """"python" for built-in upstreams and callables, "sh" for an external program."""
     if is_builtin(implementation) or _python_entry(implementation, finding) is not None or \
-            (finding.source or {}).get("call") == "mcp":
+            (finding.source or {}).get("call") in ("mcp", "python"):
         return "python"
     return "sh"
 
