@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from audit.render import SCHEMA_PATH, issues, markdown, terminal
+from tests.fixtures.markup import html, structure
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = json.loads((ROOT / "reports" / "audit.json").read_text(encoding="utf-8"))
@@ -68,12 +69,16 @@ def test_from_cache_has_a_shape_in_the_schema():
         jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))).validate(doc)
 
 
-def _hostile(doc):
+def _hostile_as(doc, text: str):
     for p in _patches(doc):
         p["verified"] = False
-        p["verification"].update(verified=False, status="not verified: " + HOSTILE, from_cache={"chrf_audit": HOSTILE})
+        p["verification"].update(verified=False, status="not verified: " + text, from_cache={"chrf_audit": text})
     combined = _nltk(doc)["combined_patch"]["verification"]
-    combined.update(verified=False, status="not verified: " + HOSTILE)
+    combined.update(verified=False, status="not verified: " + text)
+
+
+def _hostile(doc):
+    _hostile_as(doc, HOSTILE)
 
 
 @pytest.mark.parametrize("path", ["nltk.md", f"issues/nltk/{FAMILY}.md", "issues/nltk/all-families.md"])
@@ -83,7 +88,11 @@ def test_a_verifications_texts_reach_no_report_as_markup(path):
     doc = _doc(_hostile)
     text = {**markdown.render(doc), **issues.render(doc)}[path].decode()
     assert "\x1b" not in text and "\x07" not in text
-    assert "<img" not in text and "**x**" not in text
+    # as CommonMark reads it: no HTML, and no markup of its own (the <img>, the **x**'s emphasis)
+    # beside what the report of the same verdict in plain words has
+    plain_doc = _doc(lambda d: _hostile_as(d, "not verified because x"))
+    plain_text = {**markdown.render(plain_doc), **issues.render(plain_doc)}[path].decode()
+    assert not html(text) and structure(text) == structure(plain_text)
     shown = [line for line in text.splitlines() if "evil.example" in line]
     assert shown and all("```" not in line and "# heading" in line for line in shown)  # one line, no fence
     assert not any(line.startswith("# heading") for line in text.splitlines())

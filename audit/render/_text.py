@@ -97,9 +97,10 @@ def signed(x: Optional[float], digits: int = 6) -> str:
 
 #: what markdown acts on inside a line: a table's cell border, a code span, HTML or an
 #: autolink (a ``<`` before a letter, ``/``, ``!`` or ``?``: "p < 0.05" is text), a link, an
-#: image or a link definition (a ``]`` before ``(``, ``[`` or ``:``: "[0.2, 0.3]" is text);
-#: each shown as itself by a backslash
-_INLINE = re.compile(r"[|`]|<(?=[A-Za-z/!?])|\](?=[(\[:])")
+#: image or a link definition (a ``]`` before ``(``, ``[`` or ``:``: "[0.2, 0.3]" is text),
+#: emphasis (every ``*``; a ``_`` not inside a word: ``sentence_chrf`` is text) and an entity
+#: reference (``&lt;`` would show ``<``); each shown as itself by a backslash
+_INLINE = re.compile(r"[|`*]|<(?=[A-Za-z/!?])|\](?=[(\[:])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|&(?=#?[A-Za-z0-9]+;)")
 #: what makes the start of a line a block: a heading, a quote, a fence, a list item, a
 #: thematic break, a setext underline (CommonMark's block starts; ``<`` and backticks are
 #: escaped anywhere)
