@@ -169,13 +169,16 @@ class Engine:
             return False
         return not any(w.alive() for w in list(self.cluster.workers.values()))
 
-    def run(self, units: list[dict]) -> dict[str, dict]:
-        """version -> result of each unit."""
+    def run(self, units: list[dict], work=None, failed=None, on_result=None) -> dict[str, dict]:
+        """version -> result of each unit.  ``work``: the function a worker runs on a unit
+        (default ``task``: a release; ``chrf-audit survey`` gives its own), ``failed(unit, why)``
+        its result when the engine could not run it, keyed by ``unit["name"]`` when it has one;
+        ``on_result(unit, result)`` is told of each result as it arrives."""
         from distributed import wait
         from distributed.client import FIRST_COMPLETED
 
         self.progress.planned(len(units))
-        pending = {self.client.submit(task, u, key=f"{TOPIC}-{u['distribution']}-{u['version']}-{u['token']}",
+        pending = {self.client.submit(work or task, u, key=f"{TOPIC}-{u['distribution']}-{u['version']}-{u['token']}",
                                       pure=False, retries=0): u for u in units}
         out: dict[str, dict] = {}
         try:
@@ -186,7 +189,9 @@ class Engine:
                     done = set()
                 for fut in done:
                     unit = pending.pop(fut)
-                    out[unit["version"]] = self._result(fut, unit)
+                    out[unit.get("name", unit["version"])] = result = self._result(fut, unit, failed)
+                    if on_result is not None:
+                        on_result(unit, result)
                     self.progress.done()
                 if not done and self._workers_gone():
                     raise UsageError("every worker of the embedded Dask cluster is gone; nothing can run the "
@@ -198,12 +203,14 @@ class Engine:
         return out
 
     @staticmethod
-    def _result(fut, unit: dict) -> dict:
+    def _result(fut, unit: dict, failed=None) -> dict:
         try:
             return fut.result()
         except Exception as exc:  # noqa: BLE001 - KilledWorker, a worker without chrf-audit, ...
             name = type(exc).__name__
             why = ("the Dask workers running it died repeatedly (distributed.scheduler.allowed-failures)"
                    if name == "KilledWorker" else f"{name}: {exc}")
+            if failed is not None:
+                return failed(unit, one_line(f"the audit failed: {why}", 400))
             return {"version": unit["version"], "status": "skipped", "reason": one_line(f"the audit failed: {why}", 400),
                     "families": [], "findings": [], "python": None, "sources": {}}

@@ -36,7 +36,7 @@ def server_command(python: Path, spec: dict, describe: bool = False) -> list[str
             json.dumps(spec, sort_keys=True, ensure_ascii=True)]
 
 
-def _describe(python: Path, spec: dict) -> dict:
+def describe_release(python: Path, spec: dict) -> dict:
     """Import the release in its environment (the first implementation's backend): its
     description, or Unusable with the import error."""
     r = envs.run(server_command(python, spec, describe=True), timeout=600, cwd=spec["cwd"])
@@ -66,7 +66,7 @@ def _environment(unit: dict, say) -> tuple[Optional[Path], Optional[dict], str]:
     for interp in envs.interpreters(tuple(unit.get("pythons") or ())):
         try:
             venv, info = envs.prepare(unit["distribution"], unit["version"], interp, index,
-                                      lambda py: _describe(py, spec), say=say)
+                                      lambda py: describe_release(py, spec), say=say)
             return venv, info, ""
         except envs.Unusable as exc:
             reasons.append(str(exc))
