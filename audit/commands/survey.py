@@ -46,9 +46,9 @@ def _request(args):
     if args.scheduler is not None and args.jobs is not None:
         raise UsageError("--jobs sizes the embedded cluster; with --scheduler the cluster's own workers run")
     try:
-        registry = load()
+        registry = load(Path(args.registry)) if args.registry else load()
     except RegistryError as exc:
-        raise UsageError(f"the survey's registry: {exc}") from None
+        raise UsageError(f"--registry {args.registry}: {exc}" if args.registry else f"the survey's registry: {exc}") from None
     select(tuple(args.names), registry)  # an unknown name is an error now
     envs.check_given(tuple(args.python))
     cases = options.replayed(options.OPTIONS["cases"].validate(args.cases))
@@ -57,7 +57,7 @@ def _request(args):
                    hypothesis_profile=args.hypothesis_profile, differential=args.differential,
                    pythons=tuple(args.python), index=IndexOptions(args.index_url, tuple(args.find_links)),
                    scheduler=args.scheduler.strip() if args.scheduler else None, jobs=args.jobs, quiet=args.quiet,
-                   registry=registry)
+                   registry=registry, registry_path=str(Path(args.registry).resolve()) if args.registry else None)
 
 
 def files(doc: dict, issues: dict) -> dict[str, bytes]:

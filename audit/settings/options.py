@@ -43,8 +43,7 @@ BUDGET = PROFILE_BUDGETS["chrf-audit"]
 #: The impact study's statistics (``impact``, ``run --impact-data``, ``audit.impact``) and the
 #: timeout of one call that scores a whole system's corpus.
 RESAMPLES, ALPHA, CORPUS_TIMEOUT = 1000, 0.05, 600.0
-#: Claims a Python callable may take as keyword arguments (``definition`` and ``scale`` say
-#: what it is; they are not parameters of one call).
+#: Claims a Python callable may take as keyword arguments (``definition``, ``scale``: not parameters of a call).
 ACCEPTABLE = ("char_order", "word_order", "beta", "lowercase", "whitespace")
 #: ``cases`` not given: ``<base>/cases`` when it is a directory (the project's own curated
 #: cases; base: the current directory, or ``check``'s configuration's), else chrf-audit's.
@@ -165,8 +164,8 @@ _TABLE = (
         _opt("accepts", str, None, "claims the callable takes as keyword arguments, comma-separated (char_order, "
              "word_order, beta, lowercase, whitespace): it is called with them, and the audit varies them to find "
              "parameters it ignores", _CALLABLES, O.names_in(ACCEPTABLE, "parameter"), "NAMES"),
-        _opt("timeout", float, 5.0, "per-call timeout in seconds (default 5)", _IMPLS + (STATS, SURVEY, CONFIG, ENTRY,
-             PLUGIN), O.timeout, "SECONDS",
+        _opt("timeout", float, 5.0, "per-call timeout in seconds (default 5)", _IMPLS + (STATS, SURVEY, CONFIG,
+             ENTRY, PLUGIN), O.timeout, "SECONDS",
              impact=dict(default=CORPUS_TIMEOUT, help=f"per-call timeout in seconds (default {CORPUS_TIMEOUT:g} "
                          "here: one call scores a whole system's corpus)"),
              stats=dict(default=120.0, help="per-call timeout for sacreBLEU, --ci/--paired callables and external "
@@ -241,8 +240,7 @@ _TABLE = (
         RELEASES,
         _opt("python", list, None, "an interpreter to install releases with (tried first; repeatable); Python "
              ">= 3.10", (VERSIONS, SURVEY), metavar="PATH"),
-        _opt("index_url", str, None, "the package index (passed to pip / uv)", (VERSIONS, SURVEY), O.non_empty("URL"),
-             "URL"),
+        _opt("index_url", str, None, "the package index (pip / uv)", (VERSIONS, SURVEY), O.non_empty("URL"), "URL"),
         _opt("find_links", list, None, "a directory or page of distributions (passed to pip / uv; repeatable)",
              (VERSIONS, SURVEY), metavar="DIR|URL"),
         _opt("bisect", bool, False, "audit only the releases that place each transition (O(log n) per "
@@ -251,6 +249,8 @@ _TABLE = (
              "index)", (VERSIONS, SURVEY), O.non_empty("address"), "tcp://HOST:PORT", group=ENGINE),
         _opt("differential", int, 60, "inputs of the second route per implementation and configuration (default "
              "60): sacreBLEU's own CHRF against the implementation", (SURVEY,), O.at_least(1), "N", group=ENGINE),
+        _opt("registry", Path, None, "the implementations to survey (default: chrf-audit's own registry, "
+             "docs/survey.md)", (SURVEY,), O.any_value, "FILE", group=RELEASES),
     ),
     *_rows(
         STATISTICS,

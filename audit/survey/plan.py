@@ -37,6 +37,7 @@ class Request:
     jobs: Optional[int] = None
     quiet: bool = False
     registry: Optional[tuple] = None  # the implementations (None: the packaged registry)
+    registry_path: Optional[str] = None  # --registry FILE (None: the packaged registry)
 
 
 def slug(config: str) -> str:

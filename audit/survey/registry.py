@@ -19,7 +19,6 @@ the fields.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +66,7 @@ class Implementation:
     shadows: Optional[str] = None
     wraps: Optional[str] = None
     skip: Optional[str] = None
+    note: Optional[str] = None  # why its requirements are what they are
     extra: dict = field(default_factory=dict)
 
     @property
@@ -150,14 +150,14 @@ def _implementation(raw: dict, index: int) -> Implementation:
     if len({c.name for c in configurations}) != len(configurations):
         raise RegistryError(f"{where}: a configuration is listed twice")
     known = {"name", "package", "version", "kind", "licence", "tracker", "docs_claim", "configurations", "builtin",
-             "setup", "source", "python", "requirements", "shadows", "wraps", "skip"}
+             "setup", "source", "python", "requirements", "shadows", "wraps", "skip", "note"}
     return Implementation(
         name=name, package=_need(raw, "package", str, where), version=_need(raw, "version", str, where), kind=kind,
         licence=_need(raw, "licence", str, where), tracker=_need(raw, "tracker", str, where),
         docs_claim=_need(raw, "docs_claim", str, where), configurations=configurations,
         builtin=_need(raw, "builtin", str, where, False), setup=setup, source=_need(raw, "source", str, where, False),
         python=python, requirements=requirements, shadows=_need(raw, "shadows", str, where, False),
-        wraps=_need(raw, "wraps", str, where, False), skip=skip,
+        wraps=_need(raw, "wraps", str, where, False), skip=skip, note=_need(raw, "note", str, where, False),
         extra={k: v for k, v in raw.items() if k not in known})
 
 
@@ -174,15 +174,19 @@ def parse(doc: dict) -> tuple[Implementation, ...]:
 
 
 def load(path: Path = PATH) -> tuple[Implementation, ...]:
-    try:
-        return parse(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as exc:
-        raise RegistryError(f"{path.name}: {exc}") from None
+    """A registry file's implementations (RegistryError or UsageError: one line naming the
+    problem; a registry file is a user's file like any other: ``files.textfiles``)."""
+    from ..files.textfiles import read_json
+
+    return parse(read_json(path, "a survey registry (JSON)"))
 
 
 def searched(path: Path = PATH) -> dict:
     """Where else the registry looked for implementations and found none (``searched``)."""
-    return dict(json.loads(path.read_text(encoding="utf-8")).get("searched") or {})
+    from ..files.textfiles import read_json
+
+    found = read_json(path, "a survey registry (JSON)").get("searched")
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
 def select(names=(), registry: Optional[tuple] = None) -> tuple[Implementation, ...]:

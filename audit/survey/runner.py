@@ -12,6 +12,7 @@ retried for ever.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ..collect.parallel import default_jobs
 from ..files.outputs import atomic_write
@@ -62,7 +63,8 @@ def run_survey(req: plan.Request) -> tuple[dict, dict[str, bytes]]:
             results.update(engine.run(todo, work=task, failed=_failed, on_result=_keep))
     settings = {"seed": req.seed, "max_examples": req.max_examples, "tolerance": req.tolerance,
                 "timeout": req.timeout, "differential": req.differential}
-    doc = document(implementations, results, settings, registry.searched())
+    searched = registry.searched() if req.registry_path is None else registry.searched(Path(req.registry_path))
+    doc = document(implementations, results, settings, searched)
     doc["volatile"]["reused_from_cache"] = sorted(set(results) - {u["name"] for u in todo})
     issues: dict[str, bytes] = {}
     for impl in implementations:
