@@ -127,3 +127,25 @@ def test_a_real_package_from_the_index(tmp_path):
     assert proc.returncode == 1, proc.stderr[-3000:]
     row = json.loads((tmp_path / "s.json").read_text())["implementations"][0]
     assert "whitespace-set-white-space" in row["families"] and row["differential"]["disagreements"] > 0
+
+
+def test_the_document_follows_its_json_schema_and_the_schema_refuses_what_it_should(planted_run):
+    import copy
+
+    import jsonschema
+
+    from audit.survey import document
+
+    where, _ = planted_run
+    schema = json.loads((ROOT / "audit" / "survey" / "survey.schema.json").read_text())
+    doc = json.loads((where / "first.json").read_text())
+    jsonschema.validate(doc, schema)
+    assert doc["schema"] == document.SCHEMA and doc["schema_version"] == document.SCHEMA_VERSION
+    for change in (lambda d: d["implementations"][0].update(status="done"),
+                   lambda d: d["implementations"][0].update(definition_followed="nltk"),
+                   lambda d: d["implementations"][0]["differential"].pop("disagreements"),
+                   lambda d: d["implementations"][0].update(issues=["../x.md"])):
+        bad = copy.deepcopy(doc)
+        change(bad)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)

@@ -62,16 +62,18 @@ def _request(args):
 
 def files(doc: dict, issues: dict) -> dict[str, bytes]:
     """Every file of the survey's reports directory: survey.md, survey.json, the issue files,
-    and index.html once ``audit.render.survey_page`` is there."""
+    and index.html once the static page's renderer (``render_survey_page(doc) -> bytes``) is there."""
+    import importlib
+    import importlib.util
+
     from ..render import survey as render
 
     out = dict(issues)
     out.update(render.render(doc))
-    try:
-        from ..render.survey_page import render_survey_page  # the static page (built beside this)
-    except ImportError:
-        return out
-    out["index.html"] = render_survey_page(doc)
+    if importlib.util.find_spec(".survey_page", render.__package__) is None:
+        return out  # the page's renderer is built on its own (render_survey_page, a pure renderer)
+    page = importlib.import_module(".survey_page", render.__package__)
+    out["index.html"] = page.render_survey_page(doc)
     return out
 
 
