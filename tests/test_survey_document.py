@@ -115,3 +115,23 @@ def test_the_named_families_reproduce_a_disagreement_only_with_their_own_model(f
              "outcome": "exception"}
     assert reproduce.reproduced(["exception"], claims, [crash], 1e-9) == 1
     assert reproduce.reproduced(["crash"], claims, [crash], 1e-9) == 0
+
+
+def test_the_reports_directory_is_written_strictly_inside_and_stale_issue_files_go(tmp_path):
+    from audit.commands.survey import write_reports
+    from audit.errors import UsageError
+
+    rep, outside = tmp_path / "rep", tmp_path / "outside"
+    (rep / "issues" / "old").mkdir(parents=True)
+    (rep / "issues" / "old" / "chrf-gone.md").write_text("stale")
+    (rep / "notes.txt").write_text("kept")
+    write_reports(rep, {"survey.md": b"table", "issues/lib/chrf-f.md": b"issue"})
+    assert sorted(p.relative_to(rep).as_posix() for p in rep.rglob("*") if p.is_file()) == [
+        "issues/lib/chrf-f.md", "notes.txt", "survey.md"]
+    outside.mkdir()
+    (rep / "issues" / "lib" / "chrf-f.md").unlink()
+    (rep / "issues" / "lib").rmdir()
+    (rep / "issues" / "lib").symlink_to(outside)
+    with pytest.raises(UsageError, match="issues/lib is a symbolic link"):
+        write_reports(rep, {"survey.md": b"table2", "issues/lib/chrf-f.md": b"issue"})
+    assert list(outside.iterdir()) == [] and (rep / "survey.md").read_bytes() == b"table"

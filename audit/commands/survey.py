@@ -78,17 +78,23 @@ def files(doc: dict, issues: dict) -> dict[str, bytes]:
 
 
 def write_reports(directory: Path, out: dict[str, bytes]) -> None:
-    """The reports directory as the survey leaves it: its files written, the issue files of an
-    earlier survey that are not in this one removed (only ``issues/*/*.md``)."""
-    from ..files import outputs
+    """The reports directory as the survey leaves it: its files written and the issue files of
+    an earlier survey that this one does not have removed (``issues/*/*.md``), strictly inside
+    it (``files.inside``: a link planted in it is one line, exit 2, before anything is written)."""
+    from ..files import inside
 
+    for rel in sorted(out):
+        why = inside.problem(directory, rel)
+        if why:
+            raise UsageError(f"--reports-dir {directory}: {why}")
     issues = directory / "issues"
-    for old in sorted(issues.glob("*/*.md")) if issues.is_dir() else []:
-        rel = old.relative_to(directory).as_posix()
-        if rel not in out and not old.is_symlink():
-            old.unlink()
+    stale = [] if issues.is_symlink() or not issues.is_dir() else sorted(
+        p.relative_to(directory).as_posix() for p in issues.glob("*/*.md"))
+    for rel in stale:
+        if rel not in out:
+            inside.unlink(directory, rel)
     for rel, data in sorted(out.items()):
-        outputs.atomic_write(directory / rel, data)
+        inside.write(directory, rel, data)
 
 
 def print_table(doc: dict) -> None:

@@ -58,7 +58,7 @@ def run_survey(req: plan.Request) -> tuple[dict, dict[str, bytes]]:
         else:
             todo.append(unit)
     if todo:
-        with Progress(not req.quiet, "survey") as progress, \
+        with Progress(not req.quiet, "chrF", "implementations") as progress, \
                 Engine(req.scheduler, req.jobs or default_jobs(), progress) as engine:
             results.update(engine.run(todo, work=task, failed=_failed, on_result=_keep))
     settings = {"seed": req.seed, "max_examples": req.max_examples, "tolerance": req.tolerance,

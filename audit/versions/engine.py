@@ -57,7 +57,7 @@ def task(unit: dict) -> dict:
 class Progress:
     """One bar over the units, with the unit in hand (what a worker said last)."""
 
-    def __init__(self, enabled: bool, package: str):
+    def __init__(self, enabled: bool, package: str, what: str = "releases"):
         self.bar = None
         self.lock = threading.Lock()
         if not (enabled and sys.stderr.isatty()):
@@ -65,7 +65,7 @@ class Progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
 
-        self.bar = Bar(TextColumn(f"{package} releases"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        self.bar = Bar(TextColumn(f"{package} {what}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        TextColumn("{task.description}"), console=Console(stderr=True), transient=True)
         self.task = self.bar.add_task("", total=0)
 
