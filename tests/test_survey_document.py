@@ -95,7 +95,8 @@ def test_the_control_is_sacrebleus_chrf_at_the_claimed_parameters():
               "definition": "sacrebleu-eps", "scale": 100}
     metric = differential.control(claims)
     assert (metric.word_order, metric.eps_smoothing) == (2, True)
-    assert differential.control(dict(claims, definition="chrfpp")) is None
+    assert differential.control(dict(claims, definition="chrfpp")).eps_smoothing is True  # the nearest it computes
+    assert "chrF++.py-compatible mode" in differential.describe_control(dict(claims, definition="chrfpp"))
     assert differential.streams([["a", "b"], ["c"]]) == [["a", "c"], ["b", None]]
     # sacreBLEU's own value, with a None-padded stream (as it accepts)
     got = differential._expected(differential.control(dict(claims, definition="sacrebleu")), "corpus",
@@ -135,3 +136,25 @@ def test_the_reports_directory_is_written_strictly_inside_and_stale_issue_files_
     with pytest.raises(UsageError, match="issues/lib is a symbolic link"):
         write_reports(rep, {"survey.md": b"table2", "issues/lib/chrf-f.md": b"issue"})
     assert list(outside.iterdir()) == [] and (rep / "survey.md").read_bytes() == b"table"
+
+
+def test_the_claimed_definition_alone_reproduces_where_chrfpp_and_sacrebleus_eps_mode_differ_and_float32_is_a_bound():
+    import struct
+
+    import reference_impl
+
+    chrfpp = {"char_order": 6, "word_order": 0, "beta": 2, "lowercase": False, "whitespace": False,
+              "definition": "chrfpp", "scale": 100}
+    hyp, refs = "a\tbc", ["a bc"]  # chrF++.py keeps the tab as a character; sacreBLEU removes it
+    value = float(reference_impl.sentence_score(hyp, refs, definition="chrfpp").score)
+    eps = differential._expected(differential.control(chrfpp), "sentence", (hyp, refs))[1]
+    assert abs(value - eps) > 1e-6
+    record = {"level": "sentence", "input": {"hypothesis": hyp, "references": refs}, "actual": value, "outcome": "value"}
+    assert reproduce.reproduced([], chrfpp, [record], 1e-9) == 1
+    assert reproduce.reproduced([], dict(chrfpp, definition="sacrebleu"), [record], 1e-9) == 0
+    sacre = dict(chrfpp, definition="sacrebleu")
+    single = struct.unpack("f", struct.pack("f", 100 / 3))[0]
+    rounded = {"level": "sentence", "input": {"hypothesis": "ab", "references": ["ab"]}, "actual": single,
+               "outcome": "value"}
+    assert reproduce.reproduced(["requested-order-divisor", "float32-arithmetic"], sacre, [rounded], 1e-9) == 1
+    assert reproduce.reproduced(["requested-order-divisor"], sacre, [rounded], 1e-9) == 0

@@ -44,6 +44,9 @@ def _agreement(families: list, unexplained: int, route: dict) -> str:
     if found and k == 0:
         return (f"the audit's findings do not show on the second route's {n} inputs "
                 "(they need inputs it did not draw)")
+    if not found and route.get("reproduced_by_families", 0) == k:
+        return (f"agree: its {k} disagreements with sacreBLEU are where the claimed definition differs from "
+                "sacreBLEU's mode, and the claimed definition reproduces each")
     if not found:
         return f"{k} disagreements of the second route are not seen by the audit"
     rest = k - route.get("reproduced_by_families", 0)

@@ -1,4 +1,6 @@
-"""How many of the second route's disagreements the families the audit named reproduce.
+"""How many of the second route's disagreements the audit's model reproduces: the claimed
+definition with the families the audit named (the claimed definition alone when it named none:
+a row claiming ``chrfpp`` disagrees with sacreBLEU's eps mode where the two definitions differ).
 
 The families' exact models (their text- and score-stage variants in the deviation registry,
 ``audit.diagnose.deviations``) are merged into one model of the implementation; a family with
@@ -18,6 +20,9 @@ from fractions import Fraction
 OUTCOMES = {"exception": "exception", "crash": "crash", "timeout": "timeout", "invalid": "invalid-output"}
 #: combinations of alternatives tried at most (families with several models multiply)
 MAX_COMBINATIONS = 64
+#: the output families' models (fields of ScoreVariant; the registry declares none for them)
+OUTPUT_MODELS = {"float32-arithmetic": [("float32", True)],
+                 "precision-loss": [("rounding", d) for d in (-1, 0, 1, 2, 3, 4, 5, 6)]}
 
 
 def _variants(families) -> list[tuple]:
@@ -30,6 +35,7 @@ def _variants(families) -> list[tuple]:
     for fam in families:
         dev = get(fam)
         models = [m for m in (dev.models if dev is not None else ()) if isinstance(m, tuple) and len(m) == 2]
+        models += OUTPUT_MODELS.get(fam, [])
         parts = []
         for name, value in models:
             for i, cls in enumerate((TextVariant, ScoreVariant)):
@@ -44,13 +50,13 @@ def _variants(families) -> list[tuple]:
         merged = CLAIMED
         for part in combo:
             merged = merge(merged, part)
-        if merged is not None and merged != CLAIMED:
+        if merged is not None and merged not in out:
             out.append(merged)
     return out
 
 
 def _predicts(variant, claims: dict, record: dict, tolerance: float) -> bool:
-    from ..diagnose.models import predict
+    from ..diagnose.models import agrees, predict
     from ..upstream._base import reference_kwargs
     from reference_impl.params import ChrfParams
 
@@ -66,11 +72,12 @@ def _predicts(variant, claims: dict, record: dict, tolerance: float) -> bool:
         value = predict(segments, params, record["level"], variant)
     except Exception:  # noqa: BLE001 - a model that does not apply to this input
         return False
-    return abs(float(Fraction(value)) - record["actual"]) <= tolerance
+    return agrees(Fraction(value), variant[1], record["actual"], int(claims.get("scale", 100)), tolerance)
 
 
 def reproduced(families, claims: dict, records: list, tolerance: float) -> int:
-    """Disagreements (``differential.run``'s records) the named families reproduce."""
+    """Disagreements (``differential.run``'s records) the claimed definition with the named
+    families reproduces."""
     families = sorted(set(families))
     faults = {OUTCOMES[k] for k in OUTCOMES if OUTCOMES[k] in families}
     by_fault = sum(1 for r in records if r["actual"] is None and OUTCOMES.get(r["outcome"]) in faults)
