@@ -68,6 +68,9 @@ def test_a_definition_the_reference_matches_everywhere_is_followed_even_when_ano
     route = {"inputs": 10, "disagreements": 3, "definitions": {"sacrebleu": 3, "sacrebleu-eps": 0, "chrfpp": 5}}
     assert document._followed("sacrebleu", False, route) == ("sacrebleu-eps", None)
     assert document._followed("sacrebleu", True, dict(route, disagreements=0)) == ("sacrebleu", None)
+    # the audit found deviations from the claimed definition: the route's 0 there does not make it followed
+    quiet = {"inputs": 10, "disagreements": 0, "definitions": {"sacrebleu": 0, "sacrebleu-eps": 4, "chrfpp": 5}}
+    assert document._followed("sacrebleu", False, quiet) == (None, "sacrebleu")
 
 
 def test_skipped_implementations_have_a_row_per_configuration_and_nothing_audited_is_exit_2():
@@ -84,8 +87,8 @@ def test_the_markdown_table_has_one_line_per_audited_row_and_lists_the_skipped()
     doc = document.document([IMPLS["fastchrf"], IMPLS["evaluate"]], {"fastchrf": _result("fastchrf")}, settings,
                             {"npm": "none found"})
     page = render.render(doc)["survey.md"].decode()
-    assert "| fastchrf | 9.9 | python 3.11 | chrF | sacrebleu | sacrebleu | none | 0 | sentence: 5/5 on 2 classes, " \
-           "never tried: long-texts | conforms | 0/10 | agree | 2 s |" in page
+    assert "| fastchrf | 9.9 | python 3.11 | chrF | sacrebleu | sacrebleu | none | 0 | sentence 5/5, 2 classes " \
+           "(1 never tried) | conforms | 0/10 | agree | 2 s |" in page
     assert "- **evaluate** 0.4.6: evaluate.load" in page and "- **npm**: none found" in page
     assert render.render(doc) == render.render(doc)
 

@@ -17,9 +17,9 @@ from ..files.jsontext import dumps
 def _fit(row: dict) -> str:
     parts = []
     for level, rec in sorted((row.get("fit") or {}).items()):
-        never = rec.get("never_tried") or []
-        parts.append(f"{level}: {rec.get('explained')}/{rec.get('observed')} on {rec.get('classes')} classes"
-                     + (f", never tried: {', '.join(never)}" if never else ""))
+        never = len(rec.get("never_tried") or [])
+        parts.append(f"{level} {rec.get('explained')}/{rec.get('observed')}, {rec.get('classes')} classes"
+                     + (f" ({never} never tried)" if never else ""))
     return "; ".join(parts) or "-"
 
 

@@ -28,9 +28,10 @@ def _followed(claimed: str, audit_clean: bool, route: dict) -> tuple[Optional[st
     counts = route.get("definitions") or {}
     if audit_clean and route.get("disagreements") == 0 and route.get("inputs"):
         return claimed, None
-    zero = [d for d in DEFINITIONS if counts.get(d) == 0 and route.get("inputs")]
+    # the claimed definition is followed only when the audit agrees; another one on the route's word
+    zero = [d for d in DEFINITIONS if counts.get(d) == 0 and route.get("inputs") and (d != claimed or audit_clean)]
     if zero:
-        return (claimed if claimed in zero and audit_clean else zero[0]), None
+        return zero[0], None
     nearest = min(DEFINITIONS, key=lambda d: (counts.get(d, 1 << 30), d != claimed)) if counts else None
     return None, nearest
 
