@@ -120,8 +120,8 @@ def test_usage_errors_are_one_line_exit_2(args, message, tmp_path):
 def test_a_real_package_from_the_index(tmp_path):
     """fastchrf from the index pip is configured for: Rust's char::is_whitespace (Unicode
     White_Space, without U+001C..U+001F) and UTF-8 encoding that refuses lone surrogates."""
-    proc = subprocess.run([sys.executable, "-m", "audit.cli", "survey", "fastchrf", "--max-examples", "10",
-                           "--differential", "30", "--jobs", "1", "--quiet", "--json", str(tmp_path / "s.json")],
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "survey", "fastchrf", "--max-examples", "5",
+                           "--differential", "20", "--jobs", "1", "--quiet", "--json", str(tmp_path / "s.json")],
                           capture_output=True, text=True, timeout=1800, cwd=tmp_path,
                           env={**__import__("os").environ, "CHRF_AUDIT_CACHE": str(tmp_path / "cache")})
     assert proc.returncode == 1, proc.stderr[-3000:]
