@@ -34,6 +34,7 @@ def test_the_packaged_registry_names_at_least_twelve_runnable_implementations_an
     skipped = {i.name: i.skip for i in impls if i.skip}
     assert "hub" in skipped["evaluate"] and "\n" not in skipped["evaluate"]
     assert {i.name: i.shadows for i in impls if i.shadows} == {"sacrebleu-macrof": "sacrebleu"}
+    assert {i.name: i.timeout for i in impls if i.timeout} == {"torchmetrics": 60.0, "lighteval": 60.0}
     assert {i.name: i.python for i in impls if i.name in ("sacrebleu-mojo", "inferencebench-mt")} == {
         "sacrebleu-mojo": ("3.12", "3.13"), "inferencebench-mt": ("3.12", "3.13")}
 
@@ -56,6 +57,7 @@ def _broken(change) -> dict:
     (lambda d: d[3]["configurations"][0]["claims"].update(scale=10), "claims: scale must be 1 or 100"),
     (lambda d: d.append(copy.deepcopy(d[3])), "'fastchrf' is listed twice"),
     (lambda d: d[3].pop("tracker"), "'tracker' is missing"),
+    (lambda d: d[3].update(timeout=0), "timeout is seconds per call"),
 ])
 def test_a_wrong_registry_entry_is_one_line_naming_it(change, message):
     with pytest.raises(registry.RegistryError, match=message.replace("(", r"\(").replace("+", r"\+")):

@@ -84,7 +84,7 @@ def units(req: Request, implementations) -> list[dict]:
         unit = {"kind": "survey", "name": impl.name, "distribution": impl.package, "version": impl.version,
                 "python": list(impl.python), "beside": list(impl.requirements), "targets": targets(impl),
                 "seed": req.seed, "max_examples": req.max_examples, "tolerance": req.tolerance,
-                "timeout": req.timeout, "cases": req.cases, "hypothesis_profile": req.hypothesis_profile,
+                "timeout": max(req.timeout, impl.timeout or 0), "cases": req.cases, "hypothesis_profile": req.hypothesis_profile,
                 "differential": req.differential, "pythons": list(req.pythons), "index": req.index.to_dict()}
         digest = hashlib.sha256((json.dumps(unit, sort_keys=True, default=str) + code).encode()).hexdigest()
         out.append(dict(unit, token=digest[:16]))

@@ -66,7 +66,8 @@ class Implementation:
     shadows: Optional[str] = None
     wraps: Optional[str] = None
     skip: Optional[str] = None
-    note: Optional[str] = None  # why its requirements are what they are
+    note: Optional[str] = None  # why its requirements (or its timeout) are what they are
+    timeout: Optional[float] = None  # seconds per call at least (slow imports: a restarted worker's start)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -141,6 +142,9 @@ def _implementation(raw: dict, index: int) -> Implementation:
     requirements = tuple(_need(raw, "requirements", list, where, False) or ())
     if any(not isinstance(r, str) or not r.strip() for r in requirements):
         raise RegistryError(f"{where}: requirements are requirement strings")
+    timeout = _need(raw, "timeout", (int, float), where, False)
+    if timeout is not None and (isinstance(timeout, bool) or not 0 < timeout <= 600):
+        raise RegistryError(f"{where}: timeout is seconds per call, above 0 and at most 600")
     setup = _need(raw, "setup", str, where, False) or ""
     _expression(setup, f"{where} setup", "exec")
     skip = _need(raw, "skip", str, where, False)
@@ -150,7 +154,7 @@ def _implementation(raw: dict, index: int) -> Implementation:
     if len({c.name for c in configurations}) != len(configurations):
         raise RegistryError(f"{where}: a configuration is listed twice")
     known = {"name", "package", "version", "kind", "licence", "tracker", "docs_claim", "configurations", "builtin",
-             "setup", "source", "python", "requirements", "shadows", "wraps", "skip", "note"}
+             "setup", "source", "python", "requirements", "shadows", "wraps", "skip", "note", "timeout"}
     return Implementation(
         name=name, package=_need(raw, "package", str, where), version=_need(raw, "version", str, where), kind=kind,
         licence=_need(raw, "licence", str, where), tracker=_need(raw, "tracker", str, where),
@@ -158,6 +162,7 @@ def _implementation(raw: dict, index: int) -> Implementation:
         builtin=_need(raw, "builtin", str, where, False), setup=setup, source=_need(raw, "source", str, where, False),
         python=python, requirements=requirements, shadows=_need(raw, "shadows", str, where, False),
         wraps=_need(raw, "wraps", str, where, False), skip=skip, note=_need(raw, "note", str, where, False),
+        timeout=float(timeout) if timeout is not None else None,
         extra={k: v for k, v in raw.items() if k not in known})
 
 
