@@ -34,7 +34,7 @@ def test_the_packaged_registry_names_at_least_twelve_runnable_implementations_an
     skipped = {i.name: i.skip for i in impls if i.skip}
     assert "hub" in skipped["evaluate"] and "\n" not in skipped["evaluate"]
     assert {i.name: i.shadows for i in impls if i.shadows} == {"sacrebleu-macrof": "sacrebleu"}
-    assert {i.name: i.timeout for i in impls if i.timeout} == {"torchmetrics": 60.0, "lighteval": 60.0}
+    assert {i.name: i.timeout for i in impls if i.timeout} == {"torchmetrics": 60.0, "lighteval": 60.0, "ragas": 60.0}
     assert {i.name: i.python for i in impls if i.name in ("sacrebleu-mojo", "inferencebench-mt")} == {
         "sacrebleu-mojo": ("3.12", "3.13"), "inferencebench-mt": ("3.12", "3.13")}
 

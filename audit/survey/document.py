@@ -48,11 +48,16 @@ def _agreement(families: list, unexplained: int, route: dict) -> str:
     if not found and route.get("reproduced_by_families", 0) == k:
         return (f"agree: its {k} disagreements with sacreBLEU are where the claimed definition differs from "
                 "sacreBLEU's mode, and the claimed definition reproduces each")
+    classes = ", ".join(sorted(route.get("by_class") or {}))
     if not found:
-        return f"{k} disagreements of the second route are not seen by the audit"
+        return (f"{k} disagreements of the second route are not seen by the audit (inputs of {classes}: "
+                "classes its search did not draw)")
     rest = k - route.get("reproduced_by_families", 0)
-    if rest == 0 or (unexplained and not families):
+    if rest == 0:
         return "agree"
+    if not families:
+        return (f"agree that it deviates; the audit names no family ({unexplained} unexplained rows), so no "
+                f"model reproduces the {k} disagreements")
     return (f"agree that it deviates; {rest} of {k} disagreements are not reproduced by the named families"
             + (f" (the audit's {unexplained} unexplained rows)" if unexplained else ""))
 
