@@ -55,7 +55,11 @@ def test_a_row_whose_findings_reproduce_every_disagreement_follows_none_and_the_
 def test_routes_that_disagree_say_where_and_why():
     unseen = {"against": "s", "inputs": 30, "disagreements": 1, "reproduced_by_families": 0,
               "definitions": {"sacrebleu": 1, "sacrebleu-eps": 20, "chrfpp": 22}}
-    assert document._agreement([], 0, unseen) == "1 disagreements of the second route are not seen by the audit"
+    unseen["by_class"] = {"ragged-references": 1}
+    assert document._agreement([], 0, unseen) == ("1 disagreements of the second route are not seen by the audit "
+                                                  "(inputs of ragged-references: classes its search did not draw)")
+    assert "names no family (2 unexplained rows), so no model reproduces the 1 disagreements" in \
+        document._agreement([], 2, unseen)
     quiet = dict(unseen, disagreements=0)
     assert "do not show on the second route's 30 inputs" in document._agreement(["exception"], 0, quiet)
     partly = dict(unseen, disagreements=5, reproduced_by_families=3)
@@ -161,3 +165,24 @@ def test_the_claimed_definition_alone_reproduces_where_chrfpp_and_sacrebleus_eps
                "outcome": "value"}
     assert reproduce.reproduced(["requested-order-divisor", "float32-arithmetic"], sacre, [rounded], 1e-9) == 1
     assert reproduce.reproduced(["requested-order-divisor"], sacre, [rounded], 1e-9) == 0
+
+
+def test_the_committed_survey_follows_its_schema_audits_at_least_twelve_and_its_table_is_its_json():
+    """reports/survey/ (reports/README.md's command): the document is valid, at least 12
+    implementations are audited and every other one says why not, every audited row says whether
+    its two routes agree, and survey.md is the renderer's view of survey.json, byte for byte."""
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    root = Path(__file__).resolve().parents[1]
+    doc = json.loads((root / "reports" / "survey" / "survey.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, json.loads((root / "audit" / "survey" / "survey.schema.json").read_text()))
+    audited = {r["name"] for r in doc["implementations"] if r["status"] == "audited"}
+    assert len(audited) >= 12
+    for r in doc["implementations"]:
+        assert (r["status"] == "audited") == bool(r["agreement"]) and (r["status"] == "skipped") == bool(r["reason"])
+        for path in r["issues"]:
+            assert (root / "reports" / "survey" / path).is_file(), path
+    assert render.render(doc)["survey.md"] == (root / "reports" / "survey" / "survey.md").read_bytes()

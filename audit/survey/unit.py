@@ -96,6 +96,8 @@ def _row(unit: dict, adapter, config: str, say) -> dict:
     doc = build(enrich(result, with_upstream=False))
     for f in doc["findings"]:  # the issue files name the package a user installs
         f["issue"] = {**(f.get("issue") or {}), "library": unit["distribution"]}
+    # the interpreter that ran it is its environment's, not chrf-audit's
+    doc["environment"]["python"] = f"Python {unit['interpreter']} (its environment)"
     say(f"second route: {unit['name']} {config}")
     claims = adapter.claims.to_dict()
     route = differential.run(adapter, claims, unit["seed"], unit["differential"], unit["tolerance"])
@@ -116,6 +118,7 @@ def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
     if venv is None:
         return skipped(unit, why)
     python, rows = venv / "bin" / "python", []
+    unit["interpreter"] = info.get("python")
     for spec in unit["targets"]:
         try:
             adapter = _start(python, spec, unit["timeout"])
