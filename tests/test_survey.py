@@ -149,3 +149,17 @@ def test_the_document_follows_its_json_schema_and_the_schema_refuses_what_it_sho
         change(bad)
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, schema)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("{not json", "invalid JSON"),
+    ('{"implementations": [{"name": "x"}]}', "implementation 'x': 'kind' is missing"),
+    ('{"implementations": "all"}', "an object with an 'implementations' list"),
+])
+def test_a_broken_registry_file_is_one_line_exit_2(text, message, tmp_path):
+    reg = tmp_path / "r.json"
+    reg.write_text(text, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "audit.cli", "survey", "--registry", str(reg)], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith("chrf-audit: error: ") and message in proc.stderr
