@@ -19,6 +19,14 @@ case "$reports" in
   *$'\n'*|*$'\r'*) fail "input 'reports-dir' must be one line" ;;
 esac
 
+# The check runs with an empty cache of its own (docs/limits.md, "The verification cache"):
+# no verification cache written by another branch or run (a self-hosted runner's ~/.cache, a
+# CHRF_AUDIT_CACHE of the job's) is ever read, so no verdict in the reports comes from one.
+words=""
+cache="$(mktemp -d)" || fail "cannot create a temporary directory"
+trap 'rm -rf "$cache"; [ -z "$words" ] || rm -f "$words"' EXIT
+export CHRF_AUDIT_CACHE="$cache"
+
 if [ -n "${CHRF_AUDIT_INSTALL:-}" ]; then
   "$python" -m pip install --quiet "$CHRF_AUDIT_INSTALL" || fail "cannot install chrf-audit from '$CHRF_AUDIT_INSTALL'"
 fi
@@ -40,7 +48,6 @@ if [ -n "${CHRF_AUDIT_ARGS:-}" ]; then
   # substitution's is not: the check would run without the user's arguments) and a word
   # may hold a newline.
   words="$(mktemp)" || fail "cannot create a temporary file"
-  trap 'rm -f "$words"' EXIT
   "$python" -c '
 import shlex, sys
 try:

@@ -196,16 +196,27 @@ def mcp_server(service: Service, delay: float = 0.0):
     return server
 
 
-def serve(app, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve ``app`` with uvicorn on a socket bound here (``port`` 0: a free one), printing
+def listening(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
+    """A socket bound to ``host:port`` (``port`` 0: a free one) and listening; OSError (a busy
+    port, no such host) or OverflowError (no such port) when it cannot be."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted connections inherit it
+        sock.bind((host, port))
+        sock.listen(128)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def serve(app, host: str = "127.0.0.1", port: int = 8000, sock: Optional[socket.socket] = None) -> None:
+    """Serve ``app`` with uvicorn on ``sock`` or a socket bound here (``listening``), printing
     ``listening on <URL>`` first."""
     import uvicorn
 
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted connections inherit it
-    sock.bind((host, port))
-    sock.listen(128)
+    sock = sock or listening(host, port)
     bound = sock.getsockname()[1]
     print(f"listening on http://{f'[{host}]' if ':' in host else host}:{bound}/", flush=True)  # IPv6 in brackets
     # the lifespan runs the MCP session manager
@@ -231,7 +242,13 @@ def main(argv=None) -> int:
     if missing:  # one line, no traceback
         print(f"chrf_service: error: needs {', '.join(missing)}: pip install -e '.[service]' in chrf-audit's clone", file=sys.stderr)
         return 2
-    serve(create_app(delay=args.delay_ms / 1000), args.host, args.port)
+    try:
+        sock = listening(args.host, args.port)
+    except (OSError, OverflowError) as e:  # a busy port, no such host or port: one line
+        why = getattr(e, "strerror", None) or str(e)
+        print(f"chrf_service: error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        return 2
+    serve(create_app(delay=args.delay_ms / 1000), args.host, sock=sock)
     return 0
 
 

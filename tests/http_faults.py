@@ -138,6 +138,19 @@ def _echo(ctx):
     return ("leaked " + ", ".join(leaked) if leaked else "redacted"), written
 
 
+def _credentials_elsewhere(ctx):
+    """CHRF_AUDIT_HTTP_TOKEN set, and ``--contract URL`` on a document server on another port:
+    the document server sees no credential (issue 39 item 1)."""
+    from tests.fixtures.recording import recording
+
+    ctx.mp.setenv("CHRF_AUDIT_HTTP_TOKEN", f"tok-{SECRET}")
+    with recording({"/c": json.dumps(BUILT_IN)}) as (docs, seen), running("healthy") as served:
+        code, out = ctx.cli("run", "--http", served, "--contract", docs + "c", "--max-examples", "3", "--quiet")
+    leaked = any(SECRET in v for h in seen.headers for v in h.values())
+    said = "; ".join(f"{m} {p} {'with' if 'authorization' in h else 'without'} authorization" for m, p, h in seen)
+    return ("sent the token" if leaked else "no credential" if code == "exit 0" else code), said + "\n" + out
+
+
 def _escape(ctx):
     """ESC, OSC and BEL in a service's refusal: neither the terminal nor markdown gets them raw
     (a wide terminal: the contract table's lines are cut to its width)."""
@@ -210,6 +223,77 @@ def _version_markup(ctx):
     return ("injected" if injected or not titles else code), "\n".join(injected or titles)
 
 
+def _schema_ref(ctx, surface: str, kind: str):
+    """A schema of the audited contract with a ``$ref`` of ``kind`` -- to a local server that
+    records its hits (``http``), to a real file (``file``), to the schema itself at its root
+    (``loop``), to nothing (``nowhere``) -- in a contract file, a published document or the
+    MCP tool's outputSchema, with a real service behind: refused in one line before the
+    audit, nothing fetched (issue 39 item 2)."""
+    from tests.fixtures.recording import recording
+
+    (ctx.tmp / "s.json").write_text("{}")
+    with recording({"/s": "{}"}) as (base, seen):
+        ref = {"http": base + "s", "file": (ctx.tmp / "s.json").as_uri(), "loop": "#", "nowhere": "#/$defs/x"}[kind]
+        doc = json.loads(json.dumps(BUILT_IN))
+        doc["output_schema"] = {"$ref": ref, **doc["output_schema"]}
+        if surface == "mcp":
+            ctx.mp.setenv("CHRF_TEST_SCHEMA_REF", ref)
+            with running("mcp-schema-ref", mcp=True) as served:
+                code, out = ctx.cli("run", "--mcp", served + "mcp", "--tool", CONTRACT, "--max-examples", "3", "--quiet")
+        else:
+            (ctx.tmp / "c.json").write_text(json.dumps(doc))
+            with _serving(json.dumps(doc).encode()) as docs, running("healthy") as served:
+                where = "c.json" if surface == "file" else docs + "c"
+                code, out = ctx.cli("run", "--http", served, "--contract", where, "--max-examples", "3", "--quiet")
+    fetched = sum(1 for _, path, _ in seen if path == "/s")
+    return f"{code}, {fetched} fetched", out
+
+
+def _after_preflight(ctx, transport: str):
+    """A service that answers the request before the audit, then drips (HTTP) or hangs (MCP)
+    every request (--timeout 1): the requests the audit makes, bounded by the fault budget
+    (three in a row, probes after), and the detail of its one timeout finding."""
+    name = "drip-after-preflight" if transport == "http" else "mcp-hang-after-preflight"
+    with running(name, mcp=transport == "mcp") as served:
+        target = ["--http", served, "--contract", CONTRACT] if transport == "http" else \
+            ["--mcp", served + "mcp", "--tool", CONTRACT]
+        code, out = ctx.cli("run", *target, "--timeout", "1", "--max-examples", "3", "--quiet", "--json", "a.json")
+    doc = json.loads((ctx.tmp / "a.json").read_text()) if (ctx.tmp / "a.json").is_file() else {}
+    made = doc["implementations"][0]["contract"]["requests"] if doc else -1
+    found = [f["minimal"]["detail"] for f in doc.get("findings", []) if f["minimal"]["outcome"] == "timeout"]
+    return f"{code}, {'at most 12' if 0 <= made <= 12 else made} requests", "\n".join(found) or out
+
+
+def _mcp_closed_port(ctx):
+    """--mcp at a port nothing listens on: told at once, before the MCP SDK is even imported
+    (its start took 41-52 s on a loaded machine before it said "cannot connect")."""
+    code = ("import sys; from audit.cli import main; code = main(['run', '--mcp', 'http://127.0.0.1:9/mcp', '--tool', "
+            f"{CONTRACT!r}]); print(code, 'SDK started' if 'mcp.client' in sys.modules else 'SDK not started')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    exit_code, _, started = proc.stdout.strip().partition(" ")
+    return f"exit {exit_code}, {started}", proc.stderr
+
+
+def _busy_port(ctx):
+    """examples/chrf_service.py on a port another socket listens on: one line, no traceback."""
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        proc = subprocess.run([sys.executable, str(ROOT / "examples" / "chrf_service.py"), "--port",
+                               str(held.getsockname()[1])], capture_output=True, text=True, timeout=120)
+    return f"exit {proc.returncode}", proc.stderr
+
+
+def _auto_404(ctx):
+    """--contract auto at a service that answers 404 at its versioned contract path."""
+    from tests.fixtures.recording import recording
+
+    with recording() as (url, _):
+        return ctx.cli("run", "--http", url, "--contract", "auto")
+
+
 CASES = {
     "http-short-segment-scores": lambda c: _finding(c, "short-segment-scores", "contract-segment-scores"),
     "http-short-word-tokens": lambda c: _finding(c, "short-word-tokens", "contract-word-tokens"),
@@ -229,6 +313,7 @@ CASES = {
         c.cli("run", "--http", f"http://user:pw-{SECRET}@[::1/", "--contract", CONTRACT)),
     "http-header-framing": lambda c: (c.mp.setenv("CHRF_AUDIT_HTTP_HEADERS", json.dumps({"Content-Length": "5"})),
                                       c.cli("run", "--http", "http://127.0.0.1:9/", "--contract", CONTRACT))[1],
+    "http-credentials-elsewhere": _credentials_elsewhere,
     "contract-nested": lambda c: _contract(c, text="[" * 200_000),
     "contract-deep-schema": lambda c: _contract(c, text=DEEP),
     "contract-reversed-range": lambda c: _contract(c, lambda d: d["metric"].update(whitespace=["0020-0009"])),
@@ -245,6 +330,11 @@ CASES = {
     "mcp-huge": lambda c: _mcp_finding(c, "mcp-huge-on-tilde", "contract-word-tokens"),
     "mcp-hang-all": lambda c: (lambda r: (r[0], r[2]))(_mcp(c, "hang", "--timeout", "1")),
     "mcp-refused": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", CONTRACT),
+    "mcp-closed-port": _mcp_closed_port,
+    "http-drip-after-preflight": lambda c: _after_preflight(c, "http"),
+    "mcp-hang-after-preflight": lambda c: _after_preflight(c, "mcp"),
+    "service-busy-port": _busy_port,
+    "contract-auto-404": _auto_404,
     "mcp-not-mcp": lambda c: (lambda r: (r[0], r[2]))(_not_mcp(c)),
     "mcp-unknown-tool": lambda c: c.cli("run", "--mcp", "http://127.0.0.1:9/mcp", "--tool", "chrf-compute@9"),
     # contract documents (--contract URL | auto)
@@ -253,6 +343,11 @@ CASES = {
     "contract-doc-404": lambda c: _document(c, b"not here", 404),
     "contract-doc-foreign": lambda c: _document(c, json.dumps({"openapi": "3.1.0"}).encode()),
     "contract-doc-differs": _tool_document,
+    # a schema's references (issue 39 item 2)
+    **{f"{row}-schema-ref-{k}": (lambda c, s=surface, k=k: _schema_ref(c, s, k))
+       for row, surface in (("contract", "file"), ("contract-doc", "document"), ("mcp", "mcp"))
+       for k in ("http", "file", "loop")},
+    "contract-schema-ref-nowhere": lambda c: _schema_ref(c, "file", "nowhere"),
 }
 
 

@@ -302,6 +302,26 @@ def _echo(n: int, body: bytes):
     return ("echo", "refusal" if _has(body, "~") else ("refusal", "score", "text")[n % 3])
 
 
+def _schema_ref(answer: bytes) -> bytes:
+    """A tools/list answer whose ``CHRF_TEST_SCHEMA_KEY`` (default outputSchema) starts with
+    ``"$ref": CHRF_TEST_SCHEMA_REF``."""
+    key = os.environ.get("CHRF_TEST_SCHEMA_KEY", "outputSchema")
+    ref = json.dumps(os.environ["CHRF_TEST_SCHEMA_REF"])
+    return answer.replace(f'"{key}":{{'.encode(), f'"{key}":{{"$ref":{ref},'.encode(), 1)
+
+
+def _after_first_call(action):
+    """``action`` for every tools/call but the first (the request before the audit)."""
+    calls = []
+
+    def fault(n, body):
+        if _has(body, '"tools/call"'):
+            calls.append(n)
+            return action if len(calls) > 1 else None
+        return None
+    return fault
+
+
 FAULTS = {
     "flapping": lambda n, body: ("status", 503) if n % 3 == 0 else None,
     "dropping": lambda n, body: ("drop", None) if n % 4 == 0 else None,
@@ -311,6 +331,7 @@ FAULTS = {
     "always-503": lambda n, body: ("status", 503),
     "drip": lambda n, body: ("drip", 0.2),
     "drip-on-tilde": lambda n, body: ("drip", 0.2) if _has(body, "~") else None,
+    "drip-after-preflight": lambda n, body: None if n == 1 else ("drip", 0.2),
     "retry-after-forever": lambda n, body: ("status", (429, b"999999")),
     "retry-after-9999": lambda n, body: ("status", (429, b"Fri, 31 Dec 9999 23:59:59 GMT")),
     "nested": lambda n, body: ("raw", b"[" * 200_000),
@@ -323,8 +344,11 @@ FAULTS = {
     # cut mid-answer, an answer over 16 MiB
     "mcp-hang-on-tilde": lambda n, body: ("sleep", 30) if _mcp_call(body) else None,
     "hang": lambda n, body: ("sleep", 30),
+    "mcp-hang-after-preflight": _after_first_call(("sleep", 30)),
     "mcp-garbage-on-tilde": lambda n, body: ("garbage", None) if _mcp_call(body) else None,
     "mcp-drop-on-tilde": lambda n, body: ("drop", "json") if _mcp_call(body) else None,
+    # the audited tool's schema with a $ref (CHRF_TEST_SCHEMA_REF) in its tools/list answer
+    "mcp-schema-ref": lambda n, body: ("rewrite", _schema_ref) if _has(body, '"tools/list"') else None,
     "mcp-huge-on-tilde": lambda n, body: ("raw", b"[" + b" " * (17 << 20) + b"]") if _mcp_call(body) else None,
 }
 
@@ -337,16 +361,35 @@ def app_for(name: str, mcp: bool = False):
     return Faulty(app, FAULTS[fault]) if fault and fault != "healthy" else app
 
 
+class HeadersLog:
+    """ASGI middleware appending the headers of every HTTP request (one JSON object a line) to
+    ``path``: what a service was sent (``running(..., headers_log=PATH)``)."""
+
+    def __init__(self, app, path: str):
+        self.app, self.path = app, path
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            seen = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(dict(seen, **{":path": scope["path"]})) + "\n")
+        return await self.app(scope, receive, send)
+
+
 #: marks are this test process's own (another suite on the machine, or another xdist worker,
 #: may be running its services at the same time)
 SESSION = f"-{os.getpid()}"
 
 
 @contextlib.contextmanager
-def running(name: str, mark: str = "chrf-http-test", host: str = "127.0.0.1", mcp: bool = False):
+def running(name: str, mark: str = "chrf-http-test", host: str = "127.0.0.1", mcp: bool = False,
+            headers_log=None):
     """The URL of service ``name`` on a free loopback port, for the ``with`` block (``mcp``:
-    its MCP transport is at URL + "mcp")."""
+    its MCP transport is at URL + "mcp"; ``headers_log``: a file the headers of every request
+    are appended to, ``HeadersLog``)."""
     env = dict(os.environ, CHRF_TEST_MARK=mark + SESSION, PYTHONUNBUFFERED="1")
+    if headers_log is not None:
+        env["CHRF_TEST_HEADERS_LOG"] = str(headers_log)
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), name, host] + ["--mcp"] * mcp,
                             stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True, env=env, cwd=str(ROOT))
@@ -381,4 +424,7 @@ def _wait_ready(url: str) -> None:
 
 
 if __name__ == "__main__":
-    S.serve(app_for(sys.argv[1], "--mcp" in sys.argv), sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1", 0)
+    _app = app_for(sys.argv[1], "--mcp" in sys.argv)
+    if os.environ.get("CHRF_TEST_HEADERS_LOG"):
+        _app = HeadersLog(_app, os.environ["CHRF_TEST_HEADERS_LOG"])
+    S.serve(_app, sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1", 0)

@@ -112,3 +112,30 @@ def test_configuration_errors_exit_2(tmp_path, config, inputs, needle):
     code, outputs, summary, err = _run(tmp_path, config, **inputs)
     assert code == 2 and outputs.get("exit-code") == "2"
     assert needle in err and "Traceback" not in err
+
+
+def test_the_action_reads_no_cache_another_run_or_branch_left(tmp_path):
+    """Issue 39 item 4: the check runs with an empty CHRF_AUDIT_CACHE of the step's own,
+    removed afterwards, whatever the job's CHRF_AUDIT_CACHE or the runner's ~/.cache hold: a
+    verification cache another branch wrote is never read.  The interpreter is a stand-in that
+    records what the check would see."""
+    planted = tmp_path / "planted-cache"
+    (planted / "verify").mkdir(parents=True)
+    (planted / "verify" / ("0" * 64 + ".json")).write_text("{}")
+    home = tmp_path / "home"
+    (home / ".cache" / "chrf-audit" / "verify").mkdir(parents=True)
+    seen = tmp_path / "seen"
+    stub = tmp_path / "python"
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$CHRF_AUDIT_CACHE" > "$SEEN"\nls -A "$CHRF_AUDIT_CACHE" >> "$SEEN"\n')
+    stub.chmod(0o755)
+    work = tmp_path / "repo"
+    work.mkdir()
+    (work / "pyproject.toml").write_text(CONFORMING, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHRF_AUDIT_", "GITHUB_"))}
+    env.update(HOME=str(home), SEEN=str(seen), CHRF_AUDIT_CACHE=str(planted), CHRF_AUDIT_PYTHON=str(stub),
+               CHRF_AUDIT_INSTALL="", GITHUB_OUTPUT=str(tmp_path / "out"))
+    proc = subprocess.run(["bash", str(SCRIPT)], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    [used] = seen.read_text().splitlines()  # the directory, and nothing in it
+    assert Path(used).is_absolute() and used != str(planted) and not used.startswith(str(home))
+    assert not Path(used).exists()  # removed with the step

@@ -76,3 +76,54 @@ def test_a_configuration_entry_names_a_document_by_url_or_auto(tmp_path):
     entries = [{"http": "http://127.0.0.1:9/", "contract": c} for c in ("auto", "http://svc/v1/c", "c.json", CONTRACT)]
     cfg = parse({"implementations": entries}, tmp_path / "pyproject.toml")
     assert [e.contract for e in cfg.implementations] == ["auto", "http://svc/v1/c", str(tmp_path / "c.json"), CONTRACT]
+
+
+@pytest.mark.parametrize("transport", ["http", "mcp"])
+def test_credentials_go_to_the_audited_service_only(tmp_path, transport):
+    """`--contract URL` on another origin (a document server on a second port) is fetched
+    without CHRF_AUDIT_HTTP_TOKEN / CHRF_AUDIT_HTTP_HEADERS (issue 39 item 1), while every
+    request to the audited service carries them."""
+    from tests.fixtures.recording import recording
+
+    token, key = "tok-s3cret-39", "hdr-s3cret-39"
+    env = {"CHRF_AUDIT_HTTP_TOKEN": token, "CHRF_AUDIT_HTTP_HEADERS": json.dumps({"X-Key": key})}
+    log = tmp_path / "service-headers.jsonl"
+    with recording({"/c": json.dumps(BUILT_IN.doc)}) as (docs, seen), \
+            running("healthy", mcp=transport == "mcp", headers_log=log) as url:
+        log.write_text("")  # what the audit sent (not the readiness check of running())
+        target = ["--http", url] if transport == "http" else ["--mcp", url + "mcp", "--tool", CONTRACT]
+        proc = cli("run", *target, "--contract", docs + "c", "--max-examples", "3", "--quiet", env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [(m, p) for m, p, _ in seen] == [("GET", "/c")]
+    assert not any(token in v or key in v for h in seen.headers for v in h.values()), seen.headers
+    assert not {"authorization", "x-key"} & set(seen.headers[0])
+    sent = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(sent) >= 2 and all(h.get("authorization") == f"Bearer {token}" and h.get("x-key") == key
+                                  for h in sent), sent
+
+
+def test_contract_auto_fetches_from_the_services_origin_with_its_credentials(tmp_path):
+    """`--contract auto` reads the service's own versioned path: the same origin, so it is
+    sent the user's headers like every other request to the service."""
+    log = tmp_path / "service-headers.jsonl"
+    with running("healthy", headers_log=log) as url:
+        log.write_text("")  # what the audit sent (not the readiness check of running())
+        proc = cli("run", "--http", url, "--contract", "auto", "--max-examples", "3", "--quiet",
+                   env={"CHRF_AUDIT_HTTP_TOKEN": "tok-auto-39"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    sent = [json.loads(line) for line in log.read_text().splitlines()]
+    got = [h for h in sent if h[":path"] == BUILT_IN.doc["machine_readable"]]
+    assert got and all(h.get("authorization") == "Bearer tok-auto-39" for h in sent)
+
+
+def test_a_redirect_from_the_services_origin_is_not_followed_with_the_credentials(tmp_path):
+    """`--contract auto` at a service whose versioned path redirects to another origin: the
+    redirect is not followed (its status is the one line), so the other origin sees nothing."""
+    from tests.fixtures.recording import recording
+
+    path = BUILT_IN.doc["machine_readable"]
+    with recording({"/c": json.dumps(BUILT_IN.doc)}) as (elsewhere, seen_elsewhere), \
+            recording({path: (302, b"", {"Location": elsewhere + "c"})}) as (service, seen):
+        proc = cli("run", "--http", service, "--contract", "auto", env={"CHRF_AUDIT_HTTP_TOKEN": "tok-redirect-39"})
+    assert proc.returncode == 2 and "HTTP 302" in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert seen_elsewhere == [] and [h.get("authorization") for h in seen.headers] == ["Bearer tok-redirect-39"]

@@ -16,7 +16,9 @@ import pytest
 from audit.adapters import resolve
 from audit.cli import main
 from tests.fixtures.procs import alive as _alive, marked as _marked, until as _until
+from tests.cache_faults import CASES as CACHE_CASES
 from tests.http_faults import CASES as HTTP_CASES
+from tests.versions_faults import CASES as VERSIONS_CASES
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -639,6 +641,8 @@ CASES = {
     "signal-kill-tmp": _kill_tmp,
 }
 CASES.update(HTTP_CASES)  # scoring services, contract files, untrusted text in reports: tests/http_faults.py
+CASES.update(CACHE_CASES)  # the verification cache and the Action's cache: tests/cache_faults.py
+CASES.update(VERSIONS_CASES)  # chrf-audit versions: schedulers, clusters, releases: tests/versions_faults.py
 
 
 # -- reports directories and audit.json (issue 29, items 1, 2, 8, 13) -----------------------

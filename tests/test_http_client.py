@@ -430,3 +430,23 @@ def test_every_reply_is_redacted_of_the_secrets():
     assert "s3cret" not in shown and basic not in shown and escaped not in shown, shown
     assert shown.count("[redacted]") >= 7
     assert replies[1].body == {"score": "[redacted]", "[redacted]": 1, "x": "Basic [redacted]"}
+
+
+def test_the_users_headers_are_for_the_services_origin_only():
+    """``ServiceHeaders.for_url``, the one place that decides which headers a URL gets (issue 39
+    item 1): the service's scheme, host and port (default ports, host case and IPv6 spellings
+    normalised), and nothing anywhere else."""
+    from audit.http.headers import ServiceHeaders
+
+    env = {"CHRF_AUDIT_HTTP_TOKEN": "t0k3n", "CHRF_AUDIT_HTTP_HEADERS": json.dumps({"X-Key": "k3y"})}
+    creds = ServiceHeaders.from_env("http://Svc.example:80/score", env)
+    both = {"X-Key": "k3y", "Authorization": "Bearer t0k3n"}
+    assert creds.variables == ("CHRF_AUDIT_HTTP_HEADERS", "CHRF_AUDIT_HTTP_TOKEN")
+    for same in ("http://svc.example/v1/tools/x", "http://SVC.EXAMPLE:80/", "http://svc.example/?q=1"):
+        assert creds.for_url(same) == both, same
+    for other in ("http://svc.example:8080/", "https://svc.example/", "http://docs.svc.example/",
+                  "http://svc.example.evil/", "ftp://svc.example/", "not a url"):
+        assert creds.for_url(other) == {}, other
+    v6 = ServiceHeaders.from_env("https://[0:0::1]/mcp", env)
+    assert v6.for_url("https://[::1]:443/c") == both and v6.for_url("http://[::1]:443/c") == {}
+    assert set(creds.secrets) >= {"k3y", "Bearer t0k3n", "t0k3n"}

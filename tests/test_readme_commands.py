@@ -16,12 +16,15 @@ a ``slow`` test.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.docs_harness import README, ROOT, Runner, commands, output_matches, sample_outputs
+from tests.fixtures.machine_paths import machine_paths, rendered_reports
 
 WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
 
@@ -154,3 +157,64 @@ def test_ci_runs_exactly_the_readmes_test_command_with_durations():
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert ci == line, (ci, line)
     assert line.split("-m pytest", 1)[1].split() == ["-q", "--durations=25"]
+
+
+#: what differs between two machines in a line of a report: an installed release's version
+#: (three or more parts: regex 2026.11.19, CPython 3.11.7), the platform (audit.json only) and,
+#: in the manifest, each file's hash
+_VERSIONS = [(re.compile(r"\b\d+(?:\.\d+){2,}\b"), "V"), (re.compile(r'"platform": "[^"]*"'), '"platform": P'),
+             (re.compile(r"\b[0-9a-f]{64}\b"), "H")]
+
+
+def _versionless(line: str) -> str:
+    for rx, by in _VERSIONS:
+        line = rx.sub(by, line)
+    return line
+
+
+def _checkout(where: Path) -> Path:
+    """A copy of this checkout's files (tracked, and new ones not ignored: what a clone of the
+    commit under test holds), committed in a repository of its own."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        if (ROOT / rel).is_file():
+            (where / rel).parent.mkdir(parents=True, exist_ok=True)
+            (where / rel).write_bytes((ROOT / rel).read_bytes())
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    for argv in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "checkout"]):
+        subprocess.run([*git, *argv], cwd=where, check=True, capture_output=True)
+    return where
+
+
+@pytest.mark.index
+def test_the_first_command_in_a_fresh_venv_gives_the_committed_reports(tmp_path):
+    """Issue 39 item 9: the README's first command as written (a new venv, ``pip install -e .``
+    without the test extra, ``chrf-audit run``), in a copy of this checkout, from an empty
+    cache: every patch is verified as in the committed reports (e24fcbf's install lacked pytest:
+    each became "not verified ... No module named pytest", with the venv's path), ``git status``
+    shows only committed reports changed, each only in lines that differ by a version, and no
+    report holds a path of the machine."""
+    [first] = [c for c in README.read_text(encoding="utf-8").splitlines()
+               if c.startswith("python3 -m venv") and c.endswith("chrf-audit run")]
+    assert "[test]" not in first
+    work = _checkout(tmp_path / "checkout")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "GITHUB_STEP_SUMMARY", "COLUMNS") and not k.startswith("CHRF_AUDIT_")}
+    # python3 is this interpreter (the committed reports name its version), the cache empty
+    env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
+               CHRF_AUDIT_CACHE=str(tmp_path / "empty-cache"))
+    proc = subprocess.run(["bash", "-c", first], cwd=work, env=env, capture_output=True, text=True, timeout=3600)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=work, capture_output=True,
+                            text=True, check=True).stdout.splitlines()
+    assert all(line.startswith(" M reports/") for line in status), status  # nothing else written or deleted
+    for line in status:
+        rel = line[3:]
+        old = subprocess.run(["git", "show", f"HEAD:{rel}"], cwd=work, capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+        new = (work / rel).read_text(encoding="utf-8").splitlines()
+        differing = [(a, b) for a, b in zip(old, new) if _versionless(a) != _versionless(b)]
+        assert len(old) == len(new) and not differing, (rel, len(old), len(new), differing[:3])
+    for rel, text in rendered_reports(work / "reports").items():
+        assert not machine_paths(text, extra=(tmp_path,)), (rel, machine_paths(text, extra=(tmp_path,)))

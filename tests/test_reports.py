@@ -58,7 +58,7 @@ def test_json_valid_and_stable_core(reports, result):
     doc = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(_schema())
     jsonschema.Draft202012Validator(_schema()).validate(doc)
-    assert doc["schema_version"] == "1.3"
+    assert doc["schema_version"] == "1.4"
     assert len(doc["findings"]) == 4
     by = {f["family"]: f for f in doc["findings"]}
     d = by["requested-order-divisor"]

@@ -6,6 +6,7 @@ One test, marked ``index``, surveys a real package from the package index."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -90,7 +91,11 @@ def test_the_reports_directory_holds_the_table_the_json_and_the_issue_files(plan
     assert "from chrf_survey_buggy import sentence" in snippet and "print(sentence(hypothesis, references))" in snippet
     assert json.loads((rep / "survey.json").read_text())["implementations"] == \
         json.loads((where / "first.json").read_text())["implementations"]
-    assert not (rep / "index.html").exists() or (rep / "index.html").read_bytes().startswith(b"<!")
+    html = (rep / "index.html").read_text(encoding="utf-8")
+    links = set(re.findall(r'<a href="(issues/[^"]+)"', html))
+    assert "issues/buggy/chrf-requested-order-divisor.md" in links  # the heat map's cell of buggy's family
+    assert all((rep / link).is_file() for link in links), links
+    assert "corpus" in html or "sentence" in html  # the fit scope column, as the table writes it
 
 
 def test_a_second_run_reuses_every_finished_unit_and_gives_the_same_table(planted_run):

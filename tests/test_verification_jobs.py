@@ -56,15 +56,18 @@ def test_the_combined_patch_is_judged_for_every_family_it_combines(judged):
 def test_verify_goes_through_the_cache_with_the_whole_key(judged, monkeypatch):
     seen = []
 
-    def cached(implementation, family, diff, before_findings, compute):
-        seen.append((implementation, family, diff, before_findings))
+    def cached(implementation, family, diff, before_findings, compute, accept):
+        seen.append((implementation, family, diff, before_findings, accept))
         return compute()
 
     monkeypatch.setattr(verify_cache, "cached", cached)
     got = verification._verify("nltk", "f-score-averaged", "DIFF", FINDINGS)
-    assert seen == [("nltk", "f-score-averaged", "DIFF", FINDINGS)]
+    [(*args, accept)] = seen
+    assert args == ["nltk", "f-score-averaged", "DIFF", FINDINGS]
     assert got == {"validation": "validation", "families": ["f-score-averaged"]}
     assert len(judged) == 1
+    # what the cache may give back is checked against this patch's shape: not anything
+    assert accept({"verified": True, "status": "verified", "families": ["f-score-averaged"]}) is False
 
 
 def test_as_fields_a_summary_and_a_plain_verdict():

@@ -153,19 +153,18 @@ def test_an_unreachable_scheduler_is_a_usage_error(tmp_path, monkeypatch):
             pass
 
 
-def test_a_refused_scheduler_address_is_told_at_once_and_a_listening_one_is_left_to_dask():
+def test_a_refused_scheduler_address_is_told_at_once_and_a_listening_one_is_left_to_the_probe():
     """Nothing listening: refused before Dask's client retries for its 30 s; an address that
-    accepts the connection, or another transport's, is the client's to judge."""
+    accepts the connection is asked Dask's identity next (tests/test_versions_scheduler.py)."""
     import socket
 
-    from audit.versions.engine import _refused
+    from audit.versions.scheduler import refused
 
-    assert _refused("tcp://127.0.0.1:9") == "nothing listens at 127.0.0.1:9 (connection refused)"
+    assert refused("127.0.0.1", 9, 30) == "nothing listens at 127.0.0.1:9 (connection refused)"
     with socket.socket() as listening:
         listening.bind(("127.0.0.1", 0))
         listening.listen()
-        assert _refused(f"tcp://127.0.0.1:{listening.getsockname()[1]}") is None
-    assert _refused("tls://127.0.0.1:9") is None and _refused("inproc://x") is None
+        assert refused("127.0.0.1", listening.getsockname()[1], 30) is None
 
 
 def test_the_report_shows_the_matrix_the_transitions_and_the_skipped():

@@ -65,4 +65,5 @@ def test_nltk_whitespace_regression_is_placed_in_3_10_4(tmp_path):
     diff = doc["diffs"]["whitespace-set-white-space"]["introduced"]
     assert diff["function"] == "_preprocess" and diff["file"] == "nltk/translate/chrf_score.py"
     assert '-        sent = re.sub(r"\\s+", "", sent)\n+        sent = redos.sub(r"\\s+", "", sent)\n' in diff["diff"]
-    assert json.loads((tmp_path / "cache" / "versions" / "nltk.json").read_text()) == doc
+    # no machine-wide copy of the result: run reads the project's (issue 39 item 10)
+    assert not (tmp_path / "cache" / "versions" / "nltk.json").exists()

@@ -1,6 +1,8 @@
 """The consumer side of a versions result (issue 33 item 3): ``run --versions-from FILE`` and
-the cached ``<cache>/versions/<package>.json`` put "regression since 3.10.4 (3.10.3 correct)"
-into the report and the issue files; a malformed or foreign file is one line, exit 2."""
+the project's ``reports/versions/<package>.json`` put "regression since 3.10.4 (3.10.3
+correct)" into the report and the issue files; a malformed or foreign given file is one line,
+exit 2.  Nothing machine-wide decides it (issue 39 item 10): a versions result planted in the
+cache (``CHRF_AUDIT_CACHE``, ``~/.cache/chrf-audit``) changes no byte of the reports."""
 
 from __future__ import annotations
 
@@ -55,25 +57,67 @@ def test_given_file_must_be_about_an_audited_package(tmp_path):
     with pytest.raises(UsageError, match="about 'sacrebleu', which this run does not audit"):
         versions.results_for(["nltk"], p)
     p.write_text(json.dumps(result()))
-    assert versions.results_for(["nltk"], p)["nltk"]["_source"] == str(p)
+    # a file outside the current directory is named by its name alone: no path of the machine
+    assert versions.results_for(["nltk"], p)["nltk"]["_source"] == "v.json"
 
 
-def test_cached_result_used_when_it_matches(tmp_path, monkeypatch):
-    monkeypatch.setenv("CHRF_AUDIT_CACHE", str(tmp_path))
-    from audit.versions.runner import cache_file
+def _plant(tmp_path, monkeypatch, doc) -> None:
+    """A versions result in the machine-wide places: CHRF_AUDIT_CACHE and ~/.cache."""
+    cache, home = tmp_path / "planted-cache", tmp_path / "home"
+    for where in (cache / "versions", home / ".cache" / "chrf-audit" / "versions"):
+        where.mkdir(parents=True)
+        (where / "nltk.json").write_text(json.dumps(doc))
+    monkeypatch.setenv("CHRF_AUDIT_CACHE", str(cache))
+    monkeypatch.setenv("HOME", str(home))
 
-    # where `chrf-audit versions` leaves its last result is where `run` looks for it
-    assert cache_file("nltk") == tmp_path / "versions" / "nltk.json"
-    assert versions.results_for(["nltk"]) == {}
-    (tmp_path / "versions").mkdir()
-    (tmp_path / "versions" / "nltk.json").write_text(json.dumps(result(package="sacrebleu")))
-    assert versions.results_for(["nltk"]) == {}  # about another package: not used
-    (tmp_path / "versions" / "nltk.json").write_text(json.dumps(result()))
-    got = versions.results_for(["nltk"])
-    assert got["nltk"]["_source"] == "versions/nltk.json in the chrf-audit cache"
-    (tmp_path / "versions" / "nltk.json").write_text("{ broken")
+
+#: a hostile result: the divisor (present in every release) "introduced" in 3.10.4
+LIE = result(newer=("3.10.4", [DIV, WS]), older=("3.10.3", []))
+
+
+def test_the_project_result_is_used_and_a_cached_one_never(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _plant(tmp_path, monkeypatch, LIE)
+    assert versions.results_for(["nltk"]) == {}  # the cache is not read
+    project = tmp_path / "reports" / "versions"
+    project.mkdir(parents=True)
     said = []
-    assert versions.results_for(["nltk"], say=said.append) == {} and "not JSON" in said[0]
+    (project / "nltk.json").write_text(json.dumps(result(package="sacrebleu")))
+    assert versions.results_for(["nltk"], say=said.append) == {} and "about 'sacrebleu'" in said[-1]
+    (project / "nltk.json").write_text(json.dumps(result()))
+    got = versions.results_for(["nltk"])
+    assert got["nltk"]["_source"] == "reports/versions/nltk.json"
+    assert got["nltk"]["families"] == result()["families"]
+    (project / "nltk.json").write_text("{ broken")
+    assert versions.results_for(["nltk"], say=said.append) == {} and "not JSON" in said[-1]
+
+
+def test_a_versions_result_planted_in_the_cache_changes_no_report(tmp_path, monkeypatch):
+    """The same run in the same project (holding the committed reports/versions/nltk.json),
+    once with a hostile result planted in CHRF_AUDIT_CACHE and ~/.cache and once with an empty
+    cache: the same bytes, and the regression said is the project's."""
+    from pathlib import Path
+
+    project = tmp_path / "project"
+    (project / "reports" / "versions").mkdir(parents=True)
+    committed = Path(__file__).resolve().parents[1] / "reports" / "versions" / "nltk.json"
+    (project / "reports" / "versions" / "nltk.json").write_bytes(committed.read_bytes())
+    runs = {}
+    for name in ("planted", "empty"):
+        if name == "planted":
+            _plant(tmp_path, monkeypatch, LIE)
+        else:
+            monkeypatch.setenv("CHRF_AUDIT_CACHE", str(tmp_path / "empty-cache"))
+        proc = _run("run", "--impl", "nltk", "--no-verify", "--max-examples", "20", "--quiet", "--reports-dir",
+                    name, cwd=project)
+        assert proc.returncode == 1, proc.stderr[-2000:]
+        out = project / name
+        runs[name] = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert runs["planted"] == runs["empty"]
+    issues = {k: v.decode() for k, v in runs["empty"].items() if k.startswith("issues/")}
+    assert ("3.10.4 is the first release that does (versions result: `reports/versions/nltk.json`)"
+            in issues[f"issues/nltk/{WS}.md"])
+    assert "Regression" not in issues[f"issues/nltk/{DIV}.md"]
 
 
 def test_issue_and_report_say_regression_since(tmp_path):

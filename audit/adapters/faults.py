@@ -187,9 +187,12 @@ class Line:
         inside a shrink run, where each fault is counted)."""
         return self.tripped is None and _RUN.get() is None
 
-    def record(self, key: str, result: tuple, trusted: bool, seconds: float, limit: float) -> tuple:
+    def record(self, key: str, result: tuple, trusted: bool, seconds: float, limit: float,
+               probe: Optional[bool] = None) -> tuple:
         """What a call gave (``trusted``: a real answer, ``seconds`` after the one before);
-        returns the result as the caller gets it."""
+        returns the result as the caller gets it.  ``probe``: whether the call was made as a
+        probe of a tripped line (default: whether the line is tripped; a service's requests
+        sent together with the one that tripped it are not)."""
         if trusted:
             if result[0] in ("value", "exception"):
                 self.slowest = max(self.slowest, seconds)
@@ -217,7 +220,8 @@ class Line:
         self.last_fault = tuple(result)
         self.in_a_row += 1
         if self.tripped is not None:
-            if run is None:  # a probe that faulted again: the next one after PROBE_GAP times as many
+            # a probe that faulted again: the next one after PROBE_GAP times as many
+            if run is None and (probe is None or probe):
                 self.skipped, self.gap, self.probes = 0, self.gap * PROBE_GAP, self.probes + 1
         elif self.in_a_row >= IN_A_ROW:
             self.tripped = tuple(result)

@@ -15,7 +15,8 @@ even, half up or truncated, is within it); whether that last place is *right* (h
 is a contract check, exact, and named so (a truncating service is ``contract-score-rounding``,
 not a precision bug of the metric).  A request that fails costs the inputs
 it carried an outcome each (refused: ``exception``, 5xx or dropped: ``crash``, no answer:
-``timeout``, not the contract's answer: ``invalid``), never the audit.
+``timeout``, not the contract's answer: ``invalid``), never the audit.  Requests meet the fault
+budget callables have (``service_faults``): three faults in a row stop them, but for probes.
 """
 
 from __future__ import annotations
@@ -26,8 +27,11 @@ from typing import Optional
 
 from ..settings import options
 from ..contract.judge import error_answer
-from ..http.client import HttpClient, Reply, check_header, check_url, headers_from_env, public_url, secret_values
+from ..http.client import HttpClient, Reply, check_header, check_url, public_url
+from ..http.headers import ServiceHeaders
 from .base import Adapter, AdapterError, Claims, Support
+from .faults import Presumed
+from .service_faults import BudgetedClient
 
 #: a score as a decimal string (whole string: no trailing newline), at most 100 places
 _DECIMAL = re.compile(r"[0-9]{1,3}\.[0-9]{1,100}")
@@ -70,20 +74,16 @@ class HttpAdapter(Adapter):
         import os
 
         check_url(url)
-        environ = os.environ if environ is None else environ
-        extra = headers_from_env(environ)
-        contract, document = contract_for(contract_spec, url, timeout=timeout, headers=extra,
-                                          secrets=tuple(secret_values(extra)))
+        credentials = ServiceHeaders.from_env(url, os.environ if environ is None else environ)
+        contract, document = contract_for(contract_spec, url, timeout=timeout, credentials=credentials)
         headers = dict(contract.doc["request"].get("headers") or {})
         for k, v in headers.items():
             check_header(k, v, f"{contract.origin}: request.headers")
-        headers.update(extra)
-        from ..http.client import HEADERS_ENV, TOKEN_ENV
-
-        env_headers = tuple(v for v in (HEADERS_ENV, TOKEN_ENV) if environ.get(v))
-        client = HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
-                            concurrency=concurrency, retries=retries, max_requests=max_requests, headers=headers,
-                            secrets=tuple(secret_values(extra)))
+        headers.update(credentials.for_url(url))
+        env_headers = credentials.variables
+        client = BudgetedClient(HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
+                                           concurrency=concurrency, retries=retries, max_requests=max_requests,
+                                           headers=headers, secrets=credentials.secrets), timeout)
         adapter = cls(url, contract, client, name=name, env_headers=env_headers)
         adapter.document = document
         try:
@@ -153,7 +153,10 @@ class HttpAdapter(Adapter):
         results: list = [None] * len(items)
         for g, reply in zip(groups, self.client.map(bodies)):
             for k, i in enumerate(g):
-                results[i] = self.segment_result(reply, k, len(g))
+                result = self.segment_result(reply, k, len(g))
+                # a reply the fault budget presumed (the request was not sent, or outlived a derived
+                # limit): never evidence (audit.adapters.service_faults)
+                results[i] = Presumed(result, reply.presumed) if reply.presumed else result
         return results
 
     def segment_result(self, reply: Reply, k: int, n: int) -> tuple:
@@ -197,7 +200,7 @@ class HttpAdapter(Adapter):
                 "contract": self.contract.id, "env_headers": list(self.env_headers)}
 
 
-def contract_for(spec: str, url: str, *, timeout: float, headers: Optional[dict] = None, secrets: tuple = (),
+def contract_for(spec: str, url: str, *, timeout: float, credentials: Optional[ServiceHeaders] = None,
                  names: Optional[list] = None, say=None) -> tuple:
     """(the contract ``--contract SPEC`` names, a record of the document it came from or None).
 
@@ -206,13 +209,14 @@ def contract_for(spec: str, url: str, *, timeout: float, headers: Optional[dict]
     at ``url`` (the ``machine_readable`` path of each built-in contract, or of ``names``, the
     first one answered).  A document or file is compared with the built-in contract of its
     name@version and the differences are printed (``say``, default stderr) before the audit;
-    they are in the record (and so in the report)."""
+    they are in the record (and so in the report).  ``credentials``: the user's headers, sent
+    only to the service's own origin (``ServiceHeaders.for_url``)."""
     import sys
 
     from ..contract import document as D
     from ..contract.spec import builtin_names, load
     from ..errors import UsageError
-    from ..http.fetch import get_text
+    from ..http.fetch import NotServed, get_text
 
     spec = (spec or "").strip()
     if spec == "auto":
@@ -223,16 +227,20 @@ def contract_for(spec: str, url: str, *, timeout: float, headers: Optional[dict]
             if not path:
                 continue
             try:
-                text = get_text(origin + path, timeout=timeout, headers=headers, secrets=secrets)
+                text = get_text(origin + path, timeout=timeout, credentials=credentials)
             except UsageError as e:
                 last = e
                 continue
             contract, diffs, used = D.read(text, public_url(origin + path))
             break
         else:
-            raise UsageError(f"--contract auto: {last or 'no built-in contract names a machine-readable path'}")
+            hint = ""
+            if isinstance(last, NotServed):  # the service answered: it publishes no contract there
+                hint = (f"; the service publishes no contract at its versioned path: give --contract NAME@VERSION "
+                        f"(built in: {', '.join(names or builtin_names())}), a contract file or the document's URL")
+            raise UsageError(f"--contract auto: {last or 'no built-in contract names a machine-readable path'}{hint}")
     elif spec.startswith(("http://", "https://")):
-        contract, diffs, used = D.read(get_text(spec, timeout=timeout, headers=headers, secrets=secrets),
+        contract, diffs, used = D.read(get_text(spec, timeout=timeout, credentials=credentials),
                                        public_url(spec))
     else:
         contract = load(spec)

@@ -16,6 +16,7 @@ from typing import Optional
 from ..errors import UsageError
 from ..settings import options
 from .http import HttpAdapter, contract_for
+from .service_faults import BudgetedClient
 
 
 class McpAdapter(HttpAdapter):
@@ -28,8 +29,10 @@ class McpAdapter(HttpAdapter):
               name: Optional[str] = None, environ=None) -> "McpAdapter":
         import os
 
+        from ..contract import references
         from ..contract.spec import builtin_names
-        from ..http.client import HEADERS_ENV, TOKEN_ENV, check_url, headers_from_env, secret_values
+        from ..http.client import check_url, refusal
+        from ..http.headers import ServiceHeaders
         from ..http.mcp import McpClient
 
         try:
@@ -40,17 +43,19 @@ class McpAdapter(HttpAdapter):
         if tool not in builtin_names() and not contract_spec:
             raise UsageError(f"--tool {tool!r}: no built-in contract of that name@version (built in: "
                              f"{', '.join(builtin_names())}); give its contract with --contract FILE|URL|auto")
-        environ = os.environ if environ is None else environ
-        extra = headers_from_env(environ)
-        contract, document = contract_for(contract_spec or tool, url, timeout=timeout, headers=extra,
-                                          secrets=tuple(secret_values(extra)),
+        refused = refusal(url)  # at once: the SDK takes seconds to start before it would say so
+        if refused:
+            raise UsageError(f"--mcp {cls._shown(url)}: {refused}")
+        credentials = ServiceHeaders.from_env(url, os.environ if environ is None else environ)
+        contract, document = contract_for(contract_spec or tool, url, timeout=timeout, credentials=credentials,
                                           names=[tool] if tool in builtin_names() else None)
         if contract.id != tool:
             raise UsageError(f"--tool {tool}: the contract given is {contract.id}")
-        env_headers = tuple(v for v in (HEADERS_ENV, TOKEN_ENV) if environ.get(v))
-        client = McpClient(url, contract.mcp_tool, contract.mcp_arguments, timeout=timeout, concurrency=concurrency,
-                           retries=retries, max_requests=max_requests, headers=extra,
-                           secrets=tuple(secret_values(extra)))
+        env_headers = credentials.variables
+        client = BudgetedClient(McpClient(url, contract.mcp_tool, contract.mcp_arguments, timeout=timeout,
+                                          concurrency=concurrency, retries=retries, max_requests=max_requests,
+                                          headers=credentials.for_url(url), secrets=credentials.secrets,
+                                          schema_problem=references.problem), timeout)
         try:
             tools = client.tools()
             if contract.mcp_tool not in tools:

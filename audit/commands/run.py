@@ -166,7 +166,7 @@ def enrich_result(args, result, adapters, *, default_dir=None, verified=None, ph
 
 
 def upstream_records(args, implementations) -> tuple:
-    """The versions results (``--versions-from`` or the cache) of the audited libraries and the
+    """The versions results (``--versions-from`` or the project's ``reports/versions/``) of the audited libraries and the
     records of ``--related`` (``audit.enrich.versions``, ``audit.upstream.records``)."""
     from ..enrich.versions import results_for
     from ..upstream.records import load_related

@@ -51,29 +51,29 @@ def _request(args):
         raise UsageError(f"--registry {args.registry}: {exc}" if args.registry else f"the survey's registry: {exc}") from None
     select(tuple(args.names), registry)  # an unknown name is an error now
     envs.check_given(tuple(args.python))
+    if args.scheduler is not None:  # a wrong address is told before anything is installed
+        from ..versions import scheduler
+
+        scheduler.check(args.scheduler.strip())
     cases = options.replayed(options.OPTIONS["cases"].validate(args.cases))
     return Request(names=tuple(args.names), seed=args.seed, max_examples=max_examples, tolerance=args.tolerance,
                    timeout=args.timeout, cases=str(Path(cases).resolve()) if cases else None,
                    hypothesis_profile=args.hypothesis_profile, differential=args.differential,
                    pythons=tuple(args.python), index=IndexOptions(args.index_url, tuple(args.find_links)),
-                   scheduler=args.scheduler.strip() if args.scheduler else None, jobs=args.jobs, quiet=args.quiet,
+                   scheduler=args.scheduler.strip() if args.scheduler else None,
+                   worker_wait=args.worker_wait, jobs=args.jobs, quiet=args.quiet,
                    registry=registry, registry_path=str(Path(args.registry).resolve()) if args.registry else None)
 
 
 def files(doc: dict, issues: dict) -> dict[str, bytes]:
-    """Every file of the survey's reports directory: survey.md, survey.json, the issue files,
-    and index.html once the static page's renderer (``render_survey_page(doc) -> bytes``) is there."""
-    import importlib
-    import importlib.util
-
+    """Every file of the survey's reports directory: survey.md, survey.json, the issue files and
+    the static page, index.html (``render_survey_page``)."""
     from ..render import survey as render
+    from ..render.survey_page import render_survey_page
 
     out = dict(issues)
     out.update(render.render(doc))
-    if importlib.util.find_spec(".survey_page", render.__package__) is None:
-        return out  # the page's renderer is built on its own (render_survey_page, a pure renderer)
-    page = importlib.import_module(".survey_page", render.__package__)
-    out["index.html"] = page.render_survey_page(doc)
+    out["index.html"] = render_survey_page(render.page_document(doc))
     return out
 
 

@@ -16,14 +16,13 @@ installed and the package index reachable).  --bisect audits O(log n) releases p
 transition instead of all of them (docs/versions.md says what it assumes).
 
 Prints the family x release table; --json writes the matrix (docs/versions.md), --markdown DIR
-the report with its heat map and root-cause diffs.  The last result per package is kept in
-the cache (CHRF_AUDIT_CACHE or ~/.cache/chrf-audit: versions/PACKAGE.json).
+the report with its heat map and root-cause diffs.  `run` reads a project's result from
+reports/versions/PACKAGE.json (write it there with --json) or --versions-from FILE.
 Exit 1 when the newest audited release has a finding, 0 otherwise, 2 on a usage error.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..errors import UsageError
@@ -64,7 +63,7 @@ def _request(args):
         hypothesis_profile=args.hypothesis_profile, pythons=tuple(args.python),
         index=IndexOptions(args.index_url, tuple(args.find_links)), bisect=args.bisect,
         scheduler=args.scheduler.strip() if args.scheduler else None, jobs=args.jobs or default_jobs(),
-        quiet=args.quiet)
+        worker_wait=args.worker_wait, quiet=args.quiet)
 
 
 def print_table(doc: dict) -> None:
@@ -107,7 +106,7 @@ def versions(args) -> int:
     from ..files import outputs
     from ..files.jsontext import dumps
     from ..render import versions as render
-    from ..versions.runner import cache_file, run_versions
+    from ..versions.runner import run_versions
 
     outputs.check_file(args.json, "--json")
     outputs.check_dir(args.markdown, "--markdown")
@@ -122,10 +121,5 @@ def versions(args) -> int:
                 outputs.atomic_write(Path(args.markdown) / rel, data)
     except OSError as exc:
         raise UsageError(f"cannot write the reports: {exc.filename or ''}: {exc.strerror or exc}") from None
-    try:
-        outputs.atomic_write(cache_file(args.package), text)
-    except OSError as exc:  # the cache is a convenience: say so, keep the result
-        print(f"chrf-audit: warning: cannot keep the result in {cache_file(args.package)}: {exc.strerror or exc}",
-              file=sys.stderr)
     return 1 if doc["newest_has_findings"] else 0
 

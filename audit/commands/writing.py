@@ -82,7 +82,10 @@ def schema_problem(doc: dict) -> Optional[str]:
 
     global _validator
     if _validator is None:
-        _validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+        from referencing import Registry  # its references are into itself: nothing is fetched
+
+        _validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")),
+                                                     registry=Registry())
     error = jsonschema.exceptions.best_match(_validator.iter_errors(doc))
     if error is None:
         return None

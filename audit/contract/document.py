@@ -14,7 +14,8 @@ Two forms are read:
   part the document states differently is reported.
 
 A document is untrusted: it is read only as JSON of bounded depth, checked against a schema,
-and its strings are shown cut and escaped by the renderers.
+its schemas may refer only into themselves (``references``), and its strings are shown cut and
+escaped by the renderers.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import json
 from typing import Any, Optional
 
 from ..errors import UsageError
-from . import schemas
+from . import references, schemas
 from .spec import Contract, builtin_names, load, load_json, parse
 
 #: the parts of two chrf-audit contracts compared (identity, title, source and notes are words)
@@ -57,6 +58,10 @@ def read(text: str, origin: str) -> tuple[Contract, list, str]:
     errors = schemas.errors(TOOL_SCHEMA, doc)
     if errors:
         raise UsageError(f"{origin}: neither a chrf-audit contract (contract_format) nor a tool document: {errors[0]}")
+    for key in ("input_schema", "output_schema"):  # compared, never validated with: still nothing outside
+        why = references.problem(doc.get(key))
+        if why:
+            raise UsageError(f"{origin}: {key} {why}")
     ident = f"{doc.get('id') or doc.get('name')}@{doc['version']}"
     builtin = _builtin(ident)
     if builtin is None:

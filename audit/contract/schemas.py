@@ -13,7 +13,15 @@ rewritten schema, and error messages show the pattern as the contract wrote it.
 **Fast path.**  Keywords whose meaning is the same in draft-07 and draft 2020-12: a schema
 that uses only these is first checked by a compiled fastjsonschema validator (a 256-segment
 answer in ~1 ms instead of ~50), and jsonschema (2020-12, the authority) runs only to word an
-error.
+error.  ``$ref`` is not one of them: fastjsonschema's resolver fetches remote references, so a
+schema with a reference never reaches it.
+
+**Nothing outside the document.**  ``check`` refuses a schema whose references point
+anywhere but into itself, or go round in a loop (``references.problem``), and every
+jsonschema validator is built with an explicit registry: an empty ``referencing.Registry()``
+for a contract's schemas (jsonschema's default one fetches remote references with
+``urlopen``), the bundled metaschemas for ``check_schema``'s.  Validation opens no socket and
+no file.
 """
 
 from __future__ import annotations
@@ -23,9 +31,12 @@ import json
 import re
 from typing import Any
 
+from . import references
+
 #: deeper contract files or answers are refused (and would exhaust Python's stack in the validators)
 MAX_DEPTH = 64
 
+#: never "$ref" (nor any keyword holding a reference): fastjsonschema would resolve it itself
 _PORTABLE = frozenset({"$schema", "title", "description", "type", "const", "enum", "pattern", "minimum",
                        "maximum", "minLength", "maxLength", "minItems", "maxItems", "items", "required",
                        "properties", "additionalProperties"})
@@ -140,10 +151,16 @@ def errors(schema: dict, doc: Any, most: int = 50) -> list[str]:
     if _fast_valid(key, ecma, doc):
         return []
     import jsonschema
+    from referencing import Registry
+    from referencing.exceptions import Unresolvable
 
-    validator = jsonschema.Draft202012Validator(ecma)
+    validator = jsonschema.Draft202012Validator(ecma, registry=Registry())
+    try:
+        found = list(itertools.islice(validator.iter_errors(doc), most))
+    except Unresolvable as e:  # never after ``check``: an empty registry resolves nothing, fetches nothing
+        return [f"/: a reference of the schema does not resolve within it ({str(e)[:120]})"]
     out = []
-    for e in sorted(itertools.islice(validator.iter_errors(doc), most), key=lambda e: list(map(str, e.absolute_path))):
+    for e in sorted(found, key=lambda e: list(map(str, e.absolute_path))):
         where = "/" + "/".join(str(p) for p in e.absolute_path)
         message = e.message
         for q, p in shown.items():
@@ -154,13 +171,20 @@ def errors(schema: dict, doc: Any, most: int = 50) -> list[str]:
 
 
 def check(schema: Any) -> None:
-    """ValueError (one line) when ``schema`` is not a JSON Schema (2020-12) chrf-audit can check."""
+    """ValueError (one line) when ``schema`` is not a JSON Schema (2020-12) chrf-audit can check:
+    not a schema, a pattern Python cannot compile, or a reference outside the schema or in a
+    loop (``references.problem``)."""
     import jsonschema
+    from jsonschema_specifications import REGISTRY as METASCHEMAS
 
+    meta = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA, registry=METASCHEMAS,
+                                           format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
     try:
-        jsonschema.Draft202012Validator.check_schema(schema)
-    except jsonschema.SchemaError as e:
-        raise ValueError(f"is not a JSON Schema: {e.message[:160]}") from None
+        for e in meta.iter_errors(schema):  # the first, as check_schema raises it
+            raise ValueError(f"is not a JSON Schema: {e.message[:160]}")
     except RecursionError:
         raise ValueError("is nested too deeply") from None
+    why = references.problem(schema)
+    if why:
+        raise ValueError(why)
     ecma_schema(schema, {})

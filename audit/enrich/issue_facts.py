@@ -28,7 +28,7 @@ def _largest_difference(findings) -> Optional[float]:
 
 def regression(versions: Optional[dict], family: str, version: Optional[str]) -> Optional[dict]:
     """``{"introduced", "last_good", "releases"}`` from a versions result (``--versions-from``
-    or the cache) when the audited ``version`` is among its audited releases and has the
+    or the project's file) when the audited ``version`` is among its audited releases and has the
     family, and an earlier audited release did not; None otherwise."""
     if not versions:
         return None

@@ -24,25 +24,44 @@ PatchKey = tuple[str, str]
 COMBINED = "(combined)"
 
 
+def _families(implementation: str, family: str, before_findings: list[dict]) -> list:
+    """The families a patch is meant to fix: every family of the combined patch for
+    ``COMBINED``, else ``family``."""
+    from .. import upstream
+
+    if family == COMBINED:
+        return upstream.combined_patch(implementation, [f["family"] for f in before_findings])["families"]
+    return [family]
+
+
 def _verify(implementation: str, family: str, diff: str, before_findings: list[dict]) -> dict:
     """The verdict on ``diff`` for ``family`` of ``implementation`` (every family of the
     combined patch for ``COMBINED``), with what was checked; ``before_findings``:
     ``[f.to_dict() ...]`` of that implementation's audit.  THE one place a suggested patch is
-    verified (once per machine: ``verify_cache``)."""
+    verified (once per machine: ``verify_cache``, which gives back only a result of the exact
+    shape of this verification's summary: ``summary_shape.valid``)."""
+    from .. import upstream
+    from ..patches.suggested import expected_summary
+    from ..patches.summary_shape import valid, well_formed
     from .verify_cache import cached
 
+    def accept(result: dict) -> bool:
+        if not well_formed(result):
+            return False
+        families = _families(implementation, family, before_findings)
+        return valid(result, expected_summary(implementation, families, before_findings,
+                                              upstream.patch_options(implementation, families),
+                                              upstream.issue_candidates(implementation)))
+
     return cached(implementation, family, diff, before_findings,
-                  lambda: _compute(implementation, family, diff, before_findings))
+                  lambda: _compute(implementation, family, diff, before_findings), accept=accept)
 
 
 def _compute(implementation: str, family: str, diff: str, before_findings: list[dict]) -> dict:
     from .. import upstream
     from ..patches import summary, verify_suggested
 
-    if family == COMBINED:
-        families = upstream.combined_patch(implementation, [f["family"] for f in before_findings])["families"]
-    else:
-        families = [family]
+    families = _families(implementation, family, before_findings)
     validation = verify_suggested(implementation, diff, before_findings, families=families,
                                   options=upstream.patch_options(implementation, families),
                                   default_kept=[f for f in families if upstream.patch_options(implementation, [f])],

@@ -6,7 +6,16 @@ installed library's files (its ``RECORD``: every file with its hash), Hypothesis
 (the library's doctests) and the interpreter.  The key is a hash of all of them, so the same
 verification is never computed twice on the same machine, and anything that could change its
 verdict computes it again.  A library without a ``RECORD`` (a source checkout) is never
-cached.  A cache file that cannot be read is a miss, never an error.
+cached.
+
+The cache is an accelerator, never an authority (docs/limits.md: who may write it, what a
+planted entry can change).  An entry is read as any file from outside is: a regular file
+only, through no symbolic link, at most ``ENTRY_BYTES``, ASCII JSON nested at most
+``ENTRY_DEPTH`` deep, with exactly the fields ``{"key", "chrf_audit", "result"}``: the key it
+is stored under, this chrf-audit's version, and a result the caller's ``accept``
+(``audit.patches.summary_shape.valid``) takes.  Anything else is a miss, computed again,
+never an error.  A result read from the cache says so: ``from_cache: {"chrf_audit": VERSION}``
+(the reports show it).
 """
 
 from __future__ import annotations
@@ -69,31 +78,63 @@ def _path(k: str) -> Path:
     return cache_root() / "verify" / f"{k}.json"
 
 
+#: the most bytes an entry may hold (a verification's summary is a few kilobytes)
+ENTRY_BYTES = 1 << 20
+#: how deep an entry's JSON may nest (a summary's corpus repro nests 7 levels)
+ENTRY_DEPTH = 10
+
+
+def _read(path: Path, k: str) -> Optional[dict]:
+    """The result an entry holds when it is a well-formed entry of key ``k`` written by this
+    chrf-audit, else None (whatever the file is)."""
+    from .. import __version__
+    from ..files.cache_entry import read_entry
+
+    doc = read_entry(path, "a verification cache entry", most=ENTRY_BYTES, depth=ENTRY_DEPTH)
+    if not isinstance(doc, dict) or set(doc) != {"key", "chrf_audit", "result"}:
+        return None
+    return doc["result"] if doc["key"] == k and doc["chrf_audit"] == __version__ else None
+
+
+def _write(path: Path, k: str, result: dict) -> None:
+    """Keep ``result`` under key ``k`` (atomically; not kept when the disk is full, the cache
+    read-only, or the entry larger than an entry may be)."""
+    from .. import __version__
+
+    text = json.dumps({"key": k, "chrf_audit": __version__, "result": result}, sort_keys=True, allow_nan=False)
+    if len(text) > ENTRY_BYTES:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".verify-")
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 def cached(implementation: str, family: str, diff: str, before_findings: list[dict],
-           compute: Callable[[], dict]) -> dict:
-    """The verification's result from the cache, else ``compute()`` (kept for next time)."""
+           compute: Callable[[], dict], accept: Callable[[dict], bool]) -> dict:
+    """The verification's result from the cache when its entry is one (see the module doc)
+    whose result ``accept`` takes, marked ``from_cache``; else ``compute()``, kept for next
+    time when ``accept`` takes it (the same JSON values, in the same order, whether computed now
+    or read back: the reports differ only by ``from_cache``)."""
+    from .. import __version__
+    from ..files.jsontext import finite
+
     k = key(implementation, family, diff, before_findings)
     if k is None:
         return compute()
     path = _path(k)
-    try:
-        found = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(found, dict) and found.get("key") == k and isinstance(found.get("result"), dict):
-            return found["result"]
-    except (OSError, ValueError):
-        pass
+    found = _read(path, k)
+    if found is not None and accept(found):
+        return {**found, "from_cache": {"chrf_audit": __version__}}
     result = compute()
-    try:  # the same JSON values whether computed now or read back
-        text = json.dumps({"key": k, "result": result}, sort_keys=True)
+    try:
+        result = json.loads(json.dumps(finite(result), allow_nan=False, sort_keys=True))
     except (TypeError, ValueError):
         return result
-    result = json.loads(text)["result"]
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".verify-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError:  # a full disk or a read-only cache: not kept
-        pass
+    if accept(result):
+        _write(path, k, result)
     return result

@@ -4,11 +4,15 @@ release introduced each family, for "regression since 3.10.4 (3.10.3 correct)".
 A versions result is the stable JSON ``{"package", "releases": [{"version", "status":
 "audited"|"skipped", "reason", "families": [...]}], "families": {FAMILY: {"introduced":
 VERSION|null, "fixed": VERSION|null}}}``, releases oldest first.  ``run`` takes one with
-``--versions-from FILE``; without it, the last result of ``chrf-audit versions`` for an
-audited library is read from ``<cache>/versions/<package>.json`` (the cache is
-``$CHRF_AUDIT_CACHE`` or ``~/.cache/chrf-audit``) when it is there and is about that package.
-A given file that is malformed or about a package the run does not audit is one line, exit
-2; a cached file that is malformed is skipped (one line on stderr).
+``--versions-from FILE``; without it, the project's own result of an audited library is read
+from ``reports/versions/<package>.json`` of the current directory (``PROJECT``: where
+``chrf-audit versions ... --json`` leaves it in this repository, committed beside the
+reports) when it is there and is about that package.  Nothing machine-wide is read (no cache
+in ``~/.cache``): the same command in the same project writes the same reports on any machine,
+and the reports name the file they took it from (``_source``, relative, never a path of the
+machine).  A given file that is malformed or about a package the run does not audit is one
+line, exit 2; a project file that is malformed or about another package is not used (one
+line on stderr).
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..errors import UsageError
-from ..settings.cache import versions_result
+
+#: where ``run`` finds the project's versions result of a package, from the current directory
+PROJECT = "reports/versions/{package}.json"
 
 
 def parse(data, where: str) -> dict:
@@ -61,11 +67,23 @@ def load(path, where: str) -> dict:
     return parse(data, where)
 
 
+def shown(path) -> str:
+    """A file as the reports name it: relative to the current directory when it lies inside
+    it, else its name alone (no path of the machine in a report)."""
+    p = Path(path)
+    if not p.is_absolute():
+        return p.as_posix()
+    try:
+        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (OSError, ValueError):
+        return p.name
+
+
 def results_for(packages, given: Optional[Path] = None, *,
                 say: Callable[[str], None] = lambda line: None) -> dict[str, dict]:
     """package -> its versions result (with ``_source``: how the reports name it) for the
     audited ``packages`` (distribution names): ``given`` (``--versions-from``), else each
-    package's cached result when there is one about it."""
+    package's project result (``PROJECT``) when there is one about it."""
     packages = list(dict.fromkeys(packages))
     out: dict[str, dict] = {}
     if given is not None:
@@ -73,18 +91,18 @@ def results_for(packages, given: Optional[Path] = None, *,
         if doc["package"] not in packages:
             raise UsageError(f"--versions-from {given}: the result is about {doc['package']!r}, which this run "
                              f"does not audit ({', '.join(packages) or 'no built-in library'})")
-        out[doc["package"]] = {**doc, "_source": str(given)}
+        out[doc["package"]] = {**doc, "_source": shown(given)}
     for package in packages:
-        if package in out:
-            continue
-        path = versions_result(package)
-        if not path.is_file():
+        path = Path(PROJECT.format(package=package))
+        if package in out or not path.is_file():
             continue
         try:
-            doc = load(path, f"cached versions result {path}")
+            doc = load(path, f"versions result {path.as_posix()}")
         except UsageError as exc:
             say(f"chrf-audit: note: {exc}; not used")
             continue
         if doc["package"] == package:
-            out[package] = {**doc, "_source": f"versions/{package}.json in the chrf-audit cache"}
+            out[package] = {**doc, "_source": path.as_posix()}
+        else:
+            say(f"chrf-audit: note: {path.as_posix()} is about {doc['package']!r}, not {package!r}; not used")
     return out

@@ -6,9 +6,10 @@ where there is one), so the CLI prints one line and exits 2.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
-from typing import Mapping, Sequence
+from typing import Mapping, Optional, Sequence
 
 from ..errors import UsageError
 
@@ -27,24 +28,29 @@ _KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character de
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def read_bytes(path, kind: str) -> bytes:
+def read_bytes(path, kind: str, *, follow_link: bool = True, most: Optional[int] = None) -> bytes:
     """A user-named file's bytes, or one ``UsageError`` line saying why not (``kind`` names
     what the file should have been, e.g. "a text file", "a diff").
 
-    Only a regular file is read (a symbolic link to one is fine): a FIFO would block the read
-    for ever, ``/dev/zero`` would grow until MemoryError.  It is opened without blocking (a
-    FIFO opens without waiting for a writer) and refused by what ``fstat`` says; at most the
-    file-size limit (``audit.settings.limits``, CHRF_AUDIT_MAX_FILE_BYTES) is read."""
+    Only a regular file is read (a symbolic link to one is fine, unless ``follow_link`` is
+    False: then the file is opened with ``O_NOFOLLOW`` and a link is refused): a FIFO would
+    block the read for ever, ``/dev/zero`` would grow until MemoryError.  It is opened without
+    blocking (a FIFO opens without waiting for a writer) and refused by what ``fstat`` says;
+    at most ``most`` bytes, by default the file-size limit (``audit.settings.limits``,
+    CHRF_AUDIT_MAX_FILE_BYTES), are read."""
     from ..settings.limits import ENV, limit
 
     name = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow_link else getattr(os, "O_NOFOLLOW", 0))
     try:
-        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(name, flags)
     except FileNotFoundError:
         raise UsageError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise UsageError(f"{name}: is a directory, not {kind}") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow_link:
+            raise UsageError(f"{name}: is a symbolic link, not {kind} (no link is followed here)") from None
         raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
     try:
         st = os.fstat(fd)
@@ -53,13 +59,14 @@ def read_bytes(path, kind: str) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             what = next((w for test, w in _KINDS if test(st.st_mode)), "not a regular file")
             raise UsageError(f"{name}: is {what}, not {kind} (only regular files are read)")
-        most = int(limit("file_bytes"))
+        where = ENV["file_bytes"] if most is None else "the most it may hold"
+        most = int(limit("file_bytes")) if most is None else most
         if st.st_size > most:
-            raise UsageError(f"{name}: {st.st_size} bytes, more than the limit of {most} ({ENV['file_bytes']})")
+            raise UsageError(f"{name}: {st.st_size} bytes, more than the limit of {most} ({where})")
         with os.fdopen(os.dup(fd), "rb") as fh:
             data = fh.read(most + 1)
         if len(data) > most:  # it grew while being read
-            raise UsageError(f"{name}: more than the limit of {most} bytes ({ENV['file_bytes']})")
+            raise UsageError(f"{name}: more than the limit of {most} bytes ({where})")
         return data
     except OSError as exc:
         raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None

@@ -93,6 +93,10 @@ class Reply:
     detail: str  # one line
     attempts: int = 1
     duplicates: tuple = ()  # member names the answer repeats in one object (JSON), first few
+    #: "" when the service gave it; else the fault budget presumed it without a request
+    #: ("skipped") or from a hang of a derived limit ("unconfirmed"): never evidence
+    #: (``audit.adapters.service_faults``)
+    presumed: str = ""
 
     @property
     def refusal(self) -> bool:
@@ -119,6 +123,24 @@ def check_url(url: str) -> httpx.URL:
     if port is not None and not 1 <= port <= 65535:
         raise UsageError(f"--http {shown!r}: port {port} is not a TCP port (1 to 65535)")
     return parsed
+
+
+def refusal(url: str, wait: float = 5.0) -> Optional[str]:
+    """Why ``url``'s host and port refuse a connection outright -- nothing listens there, no
+    such host -- told at once, before a client (the MCP SDK's session) takes seconds to start
+    and say so; None when a connection is accepted, or is slow (``wait`` seconds: a hang's
+    timeout; the client's own timeout then decides)."""
+    u = httpx.URL(url)
+    port = u.port or {"http": 80, "https": 443}.get(u.scheme, 80)
+    try:
+        with socket.create_connection((u.host, port), timeout=wait):
+            return None
+    except ConnectionRefusedError:
+        return f"nothing listens at {public_url(url).split('/')[2]} (connection refused)"
+    except socket.gaierror as e:
+        return f"no such host {u.host!r} ({e.strerror or e})"
+    except OSError:
+        return None
 
 
 def public_url(url: str) -> str:
@@ -206,11 +228,13 @@ class HttpClient:
             follow_redirects=False, trust_env=False)
 
     # -- sending ------------------------------------------------------------------------------
-    def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None) -> Reply:
+    def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None,
+             timeout: Optional[float] = None) -> Reply:
         """One request (``body`` as JSON, or raw bytes) with its retries.  ``on_written`` is
         called at most once: when the first attempt's request is written, before its answer
         is read (not at all if that attempt fails before, so the caller's work must not
-        depend on it having run; what it raises, ``send`` raises)."""
+        depend on it having run; what it raises, ``send`` raises).  ``timeout``: this
+        request's, at most the client's (the fault budget's derived limit)."""
         count_request(self)
         data = body if isinstance(body, bytes) else json.dumps(body, ensure_ascii=True).encode("ascii")
         attempt = 0
@@ -218,7 +242,8 @@ class HttpClient:
             attempt += 1
             with self._lock:
                 self.attempts += 1
-            reply, wait = self._attempt(data, headers or {}, attempt, on_written if attempt == 1 else None)
+            reply, wait = self._attempt(data, headers or {}, attempt, on_written if attempt == 1 else None,
+                                        self.timeout if timeout is None else min(timeout, self.timeout))
             if wait is None or attempt > self.retries:
                 return reply
             with self._lock:
@@ -231,12 +256,12 @@ class HttpClient:
                 self.retried += 1
             self.sleep(wait)
 
-    def map(self, bodies: list, headers: Optional[dict] = None) -> list[Reply]:
+    def map(self, bodies: list, headers: Optional[dict] = None, timeout: Optional[float] = None) -> list[Reply]:
         """Replies to ``bodies``, in order, up to ``concurrency`` requests in flight."""
         if len(bodies) <= 1 or self.concurrency == 1:
-            return [self.send(b, headers) for b in bodies]
+            return [self.send(b, headers, timeout=timeout) for b in bodies]
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(bodies))) as pool:
-            return list(pool.map(lambda b: self.send(b, headers), bodies))
+            return list(pool.map(lambda b: self.send(b, headers, timeout=timeout), bodies))
 
     def _backoff(self, attempt: int, retry_after: Optional[str] = None) -> float:
         asked = _retry_after(retry_after, self.wait_cap)
@@ -244,14 +269,14 @@ class HttpClient:
             return asked
         return min(self.backoff * 2 ** (attempt - 1), self.backoff_cap)
 
-    def _attempt(self, data: bytes, headers: dict, attempt: int,
-                 on_written: Optional[Callable[[], Any]] = None) -> tuple[Reply, Optional[float]]:
+    def _attempt(self, data: bytes, headers: dict, attempt: int, on_written: Optional[Callable[[], Any]],
+                 timeout: float) -> tuple[Reply, Optional[float]]:
         """(reply, seconds to wait before a retry or None: final)."""
         h = {"Content-Type": "application/json", **headers}
-        extensions = {"trace": _when_written(on_written, self.timeout)}
+        extensions = {"trace": _when_written(on_written, timeout)}
         started = False  # the answer's status line and headers came
         try:
-            with deadline(time.monotonic() + self.timeout):
+            with deadline(time.monotonic() + timeout):
                 with self._client.stream(self.method, self.url, content=data, headers=h, extensions=extensions) as r:
                     started = True
                     raw = b""
@@ -263,7 +288,7 @@ class HttpClient:
                     status, retry_after = r.status_code, r.headers.get("retry-after")
         except httpx.TimeoutException as e:
             what = "the whole answer" if started else "an answer"
-            return self._reply("timeout", None, None, "", f"no answer within {self.timeout:g} s ({what} did not "
+            return self._reply("timeout", None, None, "", f"no answer within {timeout:g} s ({what} did not "
                                f"come in time: {type(e).__name__})", attempt), None
         except (httpx.TransportError, httpx.DecodingError) as e:
             why = _transport_detail(e)

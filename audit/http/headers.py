@@ -6,13 +6,21 @@ that is an HTTP token, a value of printable ASCII on one line, and not one of th
 that frame the message (``Content-Length``, ``Transfer-Encoding``, ...: httpx sets them for
 each request; a configured one made h11 refuse the request).  The values from the
 environment are secrets (``secret_values``): never written anywhere, redacted from answers.
+
+**Where they go.**  ``ServiceHeaders`` holds them with the one origin they are for -- the
+scheme, host and port of ``--http``/``--mcp`` (``origin``: default ports, host case and IPv6
+spellings normalised) -- and ``for_url`` is the one place that decides which headers a
+request to some URL carries: all of them to the service's origin, none anywhere else (a
+``--contract URL`` on another host or port gets no credential).  Redirects are never
+followed, so a request cannot carry them on to another origin either.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
-from typing import Any
+from typing import Any, Optional
 
 from ..errors import UsageError
 
@@ -68,3 +76,53 @@ def secret_values(headers: dict) -> list[str]:
     out = list(headers.values())
     out += [v.partition(" ")[2] for k, v in headers.items() if k.lower() == "authorization" and " " in v]
     return out
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin(url) -> Optional[tuple]:
+    """(scheme, host, port) of ``url`` (a string or httpx.URL): the host lower case (an IP
+    address in its one canonical form), the port with the scheme's default filled in; None
+    when ``url`` is not an http(s) URL with a host."""
+    import httpx
+
+    try:
+        u = url if isinstance(url, httpx.URL) else httpx.URL(str(url))
+        port = u.port
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return None
+    if u.scheme not in _DEFAULT_PORTS or not u.host:
+        return None
+    host = u.host.lower()
+    try:
+        host = ipaddress.ip_address(host).compressed
+    except ValueError:
+        pass
+    return u.scheme, host, port if port is not None else _DEFAULT_PORTS[u.scheme]
+
+
+class ServiceHeaders:
+    """The headers sent on the user's behalf (``headers_from_env``) and the origin of the
+    audited service, the only one they are sent to."""
+
+    def __init__(self, service_url: str, headers: Optional[dict] = None, variables: tuple = ()):
+        self.origin = origin(service_url)
+        self.headers = dict(headers or {})
+        self.variables = tuple(variables)  # the environment variables that gave them (never their values)
+
+    @classmethod
+    def from_env(cls, service_url: str, environ) -> "ServiceHeaders":
+        return cls(service_url, headers_from_env(environ),
+                   tuple(v for v in (HEADERS_ENV, TOKEN_ENV) if environ.get(v)))
+
+    def for_url(self, url) -> dict:
+        """The headers a request to ``url`` carries: all of them at the service's origin, none
+        elsewhere."""
+        same = self.origin is not None and origin(url) == self.origin
+        return dict(self.headers) if same else {}
+
+    @property
+    def secrets(self) -> tuple:
+        """What is redacted from every answer (wherever the request went)."""
+        return tuple(secret_values(self.headers))

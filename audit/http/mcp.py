@@ -25,11 +25,16 @@ as a backstop); a body over ``MAX_BODY`` bytes is cut (``garbage``); retries and
 wait as ``HttpClient``'s (no ``Retry-After``: the SDK does not show the status line);
 ``close`` ends the session, the loop and its thread.  The SDK's own log is silenced (a
 hostile server's garbage must not print tracebacks).
+
+**The tool's schemas.**  Each session lists the server's tools as it opens (so the SDK, which
+validates a tool's results against its ``outputSchema``, never lists them unchecked) and
+hands the audited tool's ``inputSchema`` and ``outputSchema`` to ``schema_problem`` (given by
+the adapter: ``audit.contract.references.problem``): a schema that refers outside itself or
+in a loop is refused before any call, one line (``SchemaRefused``).
 """
 
 from __future__ import annotations
 
-import contextvars
 import json
 import logging
 import threading
@@ -38,14 +43,13 @@ from typing import Any, Callable, Optional
 
 from ..errors import UsageError
 from .client import MAX_BODY, RETRY_BUDGET_TIMEOUTS, Reply, count_request, one_line, parse_json
+from .mcp_transport import CALL as _CALL, http_client as _http_client
 from .secrets import Redactor, url_secrets
 
 #: how the SDK's streamable HTTP client words an answer it could not read (it makes a JSON-RPC
 #: error of it): not a refusal by the server but no answer
 _NOT_AN_ANSWER = ("Unexpected content type", "Failed to parse JSON response", "server answered a request with 202",
                   "SSE stream failed")
-#: what a call's transport saw (set per call: the SDK runs a request's POST in its context)
-_CALL: contextvars.ContextVar = contextvars.ContextVar("chrf_audit_mcp_call", default=None)
 
 
 def _quiet() -> None:
@@ -56,49 +60,6 @@ def _quiet() -> None:
         log.setLevel(logging.CRITICAL + 1)
 
 
-def _http_client(timeout: float, headers: dict):
-    """An ``httpx2.AsyncClient`` that writes JSON as ASCII (a lone surrogate is an escape, not
-    an encoding error) and cuts an answer at ``MAX_BODY`` bytes."""
-    import httpx2
-
-    class _Cut(httpx2.AsyncByteStream):
-        def __init__(self, stream):
-            self._stream = stream
-
-        async def __aiter__(self):
-            seen = 0
-            async for chunk in self._stream:
-                seen += len(chunk)
-                if seen > MAX_BODY:
-                    state = _CALL.get()
-                    if state is not None:
-                        state["oversized"] = True
-                    raise httpx2.ReadError(f"the answer is larger than {MAX_BODY} bytes")
-                yield chunk
-
-        async def aclose(self):
-            await self._stream.aclose()
-
-    class _Transport(httpx2.AsyncHTTPTransport):
-        async def handle_async_request(self, request):
-            response = await super().handle_async_request(request)
-            response.stream = _Cut(response.stream)
-            return response
-
-    class _Client(httpx2.AsyncClient):
-        def build_request(self, method, url, *, json=None, content=None, headers=None, **kw):
-            if json is not None and content is None:
-                import json as _json
-
-                content = _json.dumps(json, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-                headers = {**dict(headers or {}), "Content-Type": "application/json"}
-                json = None
-            return super().build_request(method, url, json=json, content=content, headers=headers, **kw)
-
-    return _Client(timeout=httpx2.Timeout(timeout), headers=headers, transport=_Transport(retries=0),
-                   follow_redirects=False, trust_env=False)
-
-
 class McpClient:
     """One tool of one MCP server, shared by every call of an audit (``HttpClient``'s
     interface: ``send``, ``map``, ``requests``, ``retried``, ``close``)."""
@@ -106,7 +67,8 @@ class McpClient:
     def __init__(self, url: str, tool: str, arguments: Callable[[Any], dict], *, timeout: float = 30.0,
                  concurrency: int = 4, retries: int = 3, max_requests: Optional[int] = None,
                  headers: Optional[dict] = None, secrets: tuple = (), backoff: float = 0.05,
-                 backoff_cap: float = 2.0, sleep: Callable[[float], None] = time.sleep):
+                 backoff_cap: float = 2.0, sleep: Callable[[float], None] = time.sleep,
+                 schema_problem: Optional[Callable[[Any], Optional[str]]] = None):
         from .client import check_url
 
         parsed = check_url(url)
@@ -122,6 +84,7 @@ class McpClient:
         self.waited = 0.0
         self.sessions = 0  # sessions opened (1, and one more after each lost connection)
         self.headers = dict(headers or {})
+        self.schema_problem = schema_problem
         self.redact = Redactor([*secrets, *url_secrets(parsed)])
         self._lock = threading.Lock()
         self._portal_cm = None
@@ -158,19 +121,21 @@ class McpClient:
 
     def tools(self) -> list[str]:
         """The names of the server's tools (opens the session: a server that cannot be reached,
-        or is no MCP server, is a one-line UsageError)."""
+        is no MCP server, or gives the audited tool a schema ``schema_problem`` refuses, is a
+        one-line UsageError)."""
         try:
-            session = self._live()
-            return self._portal.call(self._tools, session)
+            return list(self._live().tools)
         except Exception as e:  # noqa: BLE001 - any failure to connect is the user's one line
             raise UsageError(f"--mcp {self._shown()}: {self._why(e)}") from None
 
-    async def _tools(self, session) -> list[str]:
-        import anyio
-
-        with anyio.fail_after(2 * self.timeout):
-            listed = await session.client.list_tools()
-        return [t.name for t in listed.tools]
+    def _refused(self, listed) -> Optional[str]:
+        """Why a schema of the audited tool in ``listed`` (the SDK's tools) is refused, or None."""
+        for t in listed:
+            for key, schema in (("inputSchema", t.input_schema), ("outputSchema", t.output_schema)):
+                why = self.schema_problem(schema) if t.name == self.tool and self.schema_problem else None
+                if why:
+                    return f"the {key} of tool {self.redact.text(one_line(t.name, 60))!r}: {self.redact.text(why)}"
+        return None
 
     def _shown(self) -> str:
         from .client import public_url
@@ -179,6 +144,8 @@ class McpClient:
 
     def _why(self, e: BaseException) -> str:
         inner = _leaf(e)
+        if isinstance(inner, SchemaRefused):
+            return str(inner)
         if any(isinstance(x, TimeoutError) or type(x).__name__.endswith("Timeout") for x in (e, inner)):  # httpx's too
             return f"no answer within {2 * self.timeout:g} s"
         text = self.redact.text(one_line(str(inner) or type(inner).__name__, 160))
@@ -189,10 +156,13 @@ class McpClient:
         return f"no MCP session ({type(inner).__name__}: {text})"
 
     # -- calls ----------------------------------------------------------------------------------
-    def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None) -> Reply:
+    def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None,
+             timeout: Optional[float] = None) -> Reply:
         """One tool call carrying ``body`` (the contract's request body) with its retries;
-        ``on_written`` runs once the call is on its way, while the server answers."""
+        ``on_written`` runs once the call is on its way, while the server answers; ``timeout``:
+        this call's, at most the client's (the fault budget's derived limit)."""
         count_request(self)
+        timeout = self.timeout if timeout is None else min(timeout, self.timeout)
         arguments = self.arguments(body)
         attempt = 0
         while True:
@@ -205,7 +175,7 @@ class McpClient:
                 reply = self._reply("dropped", None, "", f"{self._why(e)} (after {attempt} attempt"
                                     f"{'s' * (attempt > 1)})", attempt)
             else:
-                future = self._portal.start_task_soon(self._call, session, arguments, attempt)
+                future = self._portal.start_task_soon(self._call, session, arguments, attempt, timeout)
                 if on_written is not None and attempt == 1:
                     on_written()
                 reply = future.result()
@@ -222,25 +192,25 @@ class McpClient:
                 self.retried += 1
             self.sleep(wait)
 
-    def map(self, bodies: list, headers: Optional[dict] = None) -> list[Reply]:
+    def map(self, bodies: list, headers: Optional[dict] = None, timeout: Optional[float] = None) -> list[Reply]:
         """Replies to ``bodies``, in order, up to ``concurrency`` calls in flight."""
         if len(bodies) <= 1 or self.concurrency == 1:
-            return [self.send(b) for b in bodies]
+            return [self.send(b, timeout=timeout) for b in bodies]
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(bodies))) as pool:
-            return list(pool.map(self.send, bodies))
+            return list(pool.map(lambda b: self.send(b, timeout=timeout), bodies))
 
-    async def _call(self, session, arguments: dict, attempt: int) -> Reply:
+    async def _call(self, session, arguments: dict, attempt: int, timeout: float) -> Reply:
         import anyio
 
-        state: dict = {}
+        state: dict = {"timeout": timeout}
         _CALL.set(state)
         try:
-            with anyio.fail_after(2 * self.timeout):
-                result = await session.client.call_tool(self.tool, arguments, read_timeout_seconds=self.timeout)
+            with anyio.fail_after(2 * timeout):
+                result = await session.client.call_tool(self.tool, arguments, read_timeout_seconds=timeout)
         except TimeoutError:
-            return self._reply("timeout", None, "", f"no answer within {2 * self.timeout:g} s (the whole answer did "
+            return self._reply("timeout", None, "", f"no answer within {2 * timeout:g} s (the whole answer did "
                                "not come in time)", attempt)
         except Exception as e:  # noqa: BLE001 - whatever the server made of the call is a reply
             return self._failed(e, state, attempt, session)
@@ -260,7 +230,7 @@ class McpClient:
         if isinstance(inner, MCPError):
             message = one_line(inner.message, 160)
             if inner.code == REQUEST_TIMEOUT:
-                return self._reply("timeout", None, "", f"no answer within {self.timeout:g} s (the whole answer "
+                return self._reply("timeout", None, "", f"no answer within {state['timeout']:g} s (the whole answer "
                                    f"did not come in time: {message})", attempt)
             if inner.code == CONNECTION_CLOSED:
                 if s is not None:
@@ -344,6 +314,7 @@ class _Session:
     def __init__(self, owner: McpClient):
         self.owner = owner
         self.client = None
+        self.tools: list = []  # the names of the server's tools, listed as the session opened
         self.dead = False
         self.future = None
         self._stop = None
@@ -366,6 +337,11 @@ class _Session:
                 async with http:
                     transport = streamable_http_client(o.url, http_client=http, max_sse_event_size=MAX_BODY)
                     async with Client(transport, cache=None, read_timeout_seconds=o.timeout) as client:
+                        listed = (await client.list_tools()).tools
+                        why = o._refused(listed)
+                        if why:
+                            raise SchemaRefused(why)
+                        self.tools = [t.name for t in listed]
                         scope.deadline = math.inf
                         self.client = client
                         task_status.started()
@@ -386,6 +362,10 @@ class _Session:
         self._stop.set()
         with anyio.move_on_after(self.owner.timeout):
             await self._done.wait()
+
+
+class SchemaRefused(Exception):
+    """A schema of the audited tool refers outside itself or in a loop (its one line)."""
 
 
 def _leaf(e: BaseException) -> BaseException:

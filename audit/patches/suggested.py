@@ -32,6 +32,7 @@ from ..errors import UsageError
 from .diffs import prepare_after
 from .jobs import Job, run_all
 from .library_tests import module_of
+from .summary_shape import Expected
 from .validate import FIXED, INTRODUCED, Target, Validation, _by_key, _judge, _repros
 
 #: the report's verification budget: the regression cases, then this many examples per level
@@ -63,6 +64,17 @@ def _issue_repros(before: dict, candidates: dict, families) -> dict:
                              "claims": claims, "minimal": False})
         out[fam] = reps
     return out
+
+
+def expected_summary(implementation: str, families, before_findings: list[dict], options: Optional[dict],
+                     candidates: Optional[dict]) -> Expected:
+    """What the summary of ``verify_suggested(implementation, diff, before_findings,
+    families=families, options=options, candidates=candidates)`` must say of itself
+    (``summary_shape.valid``: what the verification cache may give back)."""
+    before = _by_key([f for f in before_findings if f.get("implementation") == implementation])
+    tried = _issue_repros(before, candidates or {}, list(families))
+    return Expected(list(families), dict(options or {}),
+                    {fam: [(r["level"], r["inputs"], r["minimal"]) for r in reps] for fam, reps in tried.items()})
 
 
 def verify_suggested(implementation: str, diff: str, before_findings: list[dict], *, families=None,
@@ -223,8 +235,12 @@ def verdict(v: Validation, families) -> dict:
 
 
 def summary(v: Validation, families) -> dict:
-    """What the reports keep of a verification (plain data): the verdict, and what was checked."""
+    """What the reports keep of a verification (plain data): the verdict (its status with no
+    path of this machine: ``audit.files.machine``), and what was checked."""
+    from ..files.machine import hide
+
     out = verdict(v, families)
+    out["status"] = hide(out["status"])
     lt = v.library_tests
     out.update(families=list(families), options=dict(v.options), repros=v.repro_checks,
                default_unchanged=None if v.default_check is None else v.default_check["unchanged"],

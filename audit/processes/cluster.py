@@ -7,8 +7,14 @@ what they started the same way as every other child.  LocalCluster takes the cla
 a worker (``worker_class``): ``OwnedWorker`` is a ``ProcessInterface`` (the interface Dask's
 cluster managers use for a process they start) whose process is ``python -m
 audit.processes.dask_worker`` spawned here, in its own session, registered with ``owner``.
-The scheduler runs in chrf-audit's own process (LocalCluster's, no child); everything else
-(the worker specs, scaling, closing) is LocalCluster's.
+The scheduler runs in chrf-audit's own process (no child); everything else (the worker specs,
+scaling, closing) is ``SpecCluster``'s, LocalCluster's base, which takes the scheduler's class.
+
+No HTTP port: every Dask scheduler and worker starts an HTTP server (``dashboard_address=None``
+only leaves out the dashboard's pages: the scheduler still listened on 8787 with its info,
+JSON, prometheus and proxy routes, each worker on a port of its own).  Nothing of the run needs
+one, so the embedded cluster's scheduler (``QuietScheduler``) and workers
+(``audit.processes.dask_worker``) are ``NoHttp`` nodes: they listen on their Dask address only.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from distributed import Scheduler
 from distributed.deploy.spec import ProcessInterface
 
 from . import owner
@@ -30,6 +37,17 @@ from .stderr_lines import file_tail
 #: hang detection of a worker's start (imports on a loaded machine take seconds, not minutes)
 START_TIMEOUT = 300.0
 ROOT = Path(__file__).resolve().parents[2]
+
+
+class NoHttp:
+    """A Dask server node that starts no HTTP server (its routes are never served)."""
+
+    def start_http_server(self, *_args, **_kwargs) -> None:
+        return None
+
+
+class QuietScheduler(NoHttp, Scheduler):
+    """The embedded cluster's scheduler: its Dask address, no HTTP port."""
 
 
 class OwnedWorker(ProcessInterface):
@@ -84,9 +102,13 @@ def _first_line(proc: subprocess.Popen, timeout: float) -> str:
 
 
 def local_cluster(workers: int):
-    """A started LocalCluster of ``workers`` owned worker processes, one thread each."""
-    from distributed import LocalCluster
+    """A started cluster of ``workers`` owned worker processes, one thread each, its scheduler
+    on 127.0.0.1 (what ``LocalCluster(n_workers=workers, threads_per_worker=1,
+    worker_class=OwnedWorker, dashboard_address=None)`` makes, without the HTTP servers)."""
+    from distributed import SpecCluster
 
-    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, worker_class=OwnedWorker,
-                        host="127.0.0.1", scheduler_port=0, dashboard_address=None,
-                        silence_logs=logging.ERROR)
+    worker = {"cls": OwnedWorker, "options": {}}
+    return SpecCluster(workers={i: worker for i in range(workers)}, worker=worker,
+                       scheduler={"cls": QuietScheduler, "options": {"host": "127.0.0.1", "port": 0,
+                                                                     "dashboard": False}},
+                       silence_logs=logging.ERROR)

@@ -1,8 +1,8 @@
 """``python -m audit.processes.dask_worker SCHEDULER NAME``: one worker process of the embedded
 Dask cluster (``audit.processes.cluster``), started by ``owner.spawn`` like every other child.
 
-A ``distributed.Worker`` with one thread (one unit at a time) on 127.0.0.1, without a nanny:
-this process is the worker.  It prints ``ready ADDRESS`` once the scheduler knows it.  It ends,
+A ``distributed.Worker`` with one thread (one unit at a time) on 127.0.0.1, without a nanny
+and without an HTTP server (``cluster.NoHttp``): this process is the worker.  It prints ``ready ADDRESS`` once the scheduler knows it.  It ends,
 with every process it started (the release environments' pip and protocol servers, registered
 with ``owner`` in *this* process), when the scheduler closes it, on SIGTERM (``owner.stop``),
 or when chrf-audit dies without a word (its parent pid changes: SIGKILL, which no handler
@@ -29,8 +29,13 @@ def _end(code: int) -> None:
 async def _serve(scheduler: str, name: str) -> None:
     from distributed import Worker
 
-    async with Worker(scheduler, nthreads=1, name=name, host="127.0.0.1", dashboard=False,
-                      memory_limit=0) as worker:
+    from .cluster import NoHttp
+
+    class QuietWorker(NoHttp, Worker):
+        """A worker on its Dask address only: no HTTP port."""
+
+    async with QuietWorker(scheduler, nthreads=1, name=name, host="127.0.0.1", dashboard=False,
+                           memory_limit=0) as worker:
         print(f"ready {worker.address}", flush=True)
         await worker.finished()
 

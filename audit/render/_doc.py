@@ -20,6 +20,16 @@ def version_of(doc: dict, entry: dict) -> Optional[str]:
     return md_inline(version, 80) if version else None
 
 
+def cache_note(verification: Optional[dict]) -> str:
+    """" This verdict is from the cache (chrf-audit VERSION): ..." when a patch's verdict was
+    read from the verification cache (``from_cache``, audit.json), else ""."""
+    cached = (verification or {}).get("from_cache") if isinstance(verification, dict) else None
+    if not isinstance(cached, dict):
+        return ""
+    return (f" This verdict is from the cache (chrf-audit {md_inline(str(cached.get('chrf_audit')), 40)}): an "
+            "earlier run with the same patch, findings, code and installed library computed it.")
+
+
 def findings_of(doc: dict, implementation: str) -> list[dict]:
     return [f for f in doc["findings"] if f.get("implementation") == implementation]
 

@@ -28,17 +28,23 @@ def _label(row: dict) -> str:
     return visible(str(row["family"]), keep="")
 
 
+def _unchecked(rows: list) -> str:
+    """", N not checked" when a promise got no answer to judge (a service that stopped answering)."""
+    n = sum(r["status"] == "not checked" for r in rows)
+    return f", {n} not checked" if n else ""
+
+
 def markdown_lines(table: Optional[dict]) -> list[str]:
     if not table:
         return []
     rows = table["promises"]
     kept = sum(r["status"] == "kept" for r in rows)
     lines = [f"## Contract conformance: {md_code(_value(table['contract'], 200))}", "",
-             f"{kept} of {len(rows)} promises kept ({table.get('requests', 0)} requests to "
+             f"{kept} of {len(rows)} promises kept{_unchecked(rows)} ({table.get('requests', 0)} requests to "
              f"{md_cell(table.get('url', ''))}, {table.get('retries', 0)} retried).", ""]
     body = []
     for r in rows:
-        status = "✅ kept" if r["status"] == "kept" else "❌ broken"
+        status = {"kept": "✅ kept", "broken": "❌ broken"}.get(r["status"], "➖ not checked")
         found = ", ".join(f"`{f}`" for f in r["findings"]) or "—"
         body.append([f"`{_label(r)}`", md_cell(r["promise"]), status, found, str(r.get("checked", 0))])
     lines += md_table(["Promise", "What the contract says", "Status", "Finding", "Checked"], body,
@@ -84,12 +90,14 @@ def terminal_lines(implementation: str, table: Optional[dict], width: int = 100)
     rows = table["promises"]
     kept = sum(r["status"] == "kept" for r in rows)
     # the count first: at any width the verdict is one unbroken phrase at the start of the line
-    out = [f"{kept} of {len(rows)} promises kept: contract {_value(table['contract'], 200)} of "
+    out = [f"{kept} of {len(rows)} promises kept{_unchecked(rows)}: contract {_value(table['contract'], 200)} of "
            f"{visible(implementation, keep='')}"]
     name_w = max(len(_label(r)) for r in rows)
     for r in rows:
         if r["status"] == "kept":
             line = f"  kept    {_label(r).ljust(name_w)}  {_value(r['promise'], width)}"
+        elif r["status"] == "not checked":
+            line = f"  -       {_label(r).ljust(name_w)}  not checked: no answer came to judge it"
         else:
             detail = r.get("detail") or ", ".join(r["findings"])
             line = f"  BROKEN  {_label(r).ljust(name_w)}  {_value(detail, width)}"

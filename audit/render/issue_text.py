@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._text import md_code, num
+from ._doc import cache_note
+from ._text import md_code, md_inline, num
 
 
 def title(impl: str, version: Optional[str], issue: Optional[dict], fallback: str) -> str:
@@ -87,7 +88,7 @@ def environment(impl: str, version: Optional[str], doc_env: dict, issue: Optiona
 
 
 def _tests_text(lt: dict, lib: str) -> str:
-    files = ", ".join(f"`{f}`" for f in lt["files"])
+    files = ", ".join(md_code(f) for f in lt["files"])
     b, a = lt["before"], lt["after"]
     text = (f"{lib}'s own tests ({files}, with `pytest --doctest-modules`): {b['passed']} passed and "
             f"{b['failed']} failed on the released package, {a['passed']} passed and {a['failed']} failed on "
@@ -102,12 +103,16 @@ def _tests_text(lt: dict, lib: str) -> str:
 
 def checked(verification: Optional[dict], lib: str, version: Optional[str], family: Optional[str],
             option: Optional[list]) -> str:
-    """Exactly what the verification checked (or why it is not verified)."""
+    """Exactly what the verification checked (or why it is not verified), and whether the
+    verdict was read from the verification cache.  Its texts come from outside (an error
+    message, an implementation's printed output, a cache entry): escaped."""
     if not verification:
         return "Not checked (verification not run)."
+    cached = cache_note(verification)
     if not verification.get("verified"):
         status = verification["status"]
-        return f"**Not verified:** {status[len('not verified: '):] if status.startswith('not verified: ') else status}."
+        status = status[len("not verified: "):] if status.startswith("not verified: ") else status
+        return f"**Not verified:** {md_inline(status, None)}.{cached}"
     parts = []
     opts = verification.get("options") or {}
     call = ", ".join(f"`{k}={v!r}`".replace("'", '"') for k, v in opts.items())
@@ -117,10 +122,10 @@ def checked(verification: Optional[dict], lib: str, version: Optional[str], fami
         if r:
             parts.append(f"the {'repro above' if family else fam + ' repro'}"
                          + (f", called with {call}," if call and (not family or option) else "")
-                         + f" prints `{r['after_raw']}` on the patched copy (the reference's exact value is "
+                         + f" prints {md_code(str(r['after_raw']))} on the patched copy (the reference's exact value is "
                            f"{num(r['expected'])} on the 0..100 scale"
                          + (", equal up to float rounding" if r.get("after_key") else "")
-                         + f") where the released {lib} prints `{r['before_raw']}`")
+                         + f") where the released {lib} prints {md_code(str(r['before_raw']))}")
     audit = (f"a differential audit of the patched copy finds {', '.join(fams)} fixed and no family introduced")
     parts.append(audit)
     if verification.get("default_unchanged"):
@@ -130,7 +135,8 @@ def checked(verification: Optional[dict], lib: str, version: Optional[str], fami
     lt = verification.get("library_tests")
     if lt:
         parts.append(_tests_text(lt, lib))
-    return f"**Checked** on a patched copy of the released {lib} {version or ''}".rstrip() + ": " + "; ".join(parts) + "."
+    return (f"**Checked** on a patched copy of the released {lib} {version or ''}".rstrip() + ": " + "; ".join(parts)
+            + "." + cached)
 
 
 def related(records: list) -> list[str]:

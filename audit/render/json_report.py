@@ -21,7 +21,8 @@ from ._text import unique_slugs
 #: 1.1: implementations[].run (carried over from an earlier run); 1.2: repro.claims (the
 #: parameters a largest-difference input was scored under), scope.diverging
 #: 1.3: findings[].issue (the upstream issue's facts), patch.verification (what was checked)
-SCHEMA_VERSION = "1.3"
+#: 1.4: patch.verification.from_cache (a verdict read from the verification cache, and its writer)
+SCHEMA_VERSION = "1.4"
 
 #: a sweep's input diverges when its difference exceeds this (or it gave no number)
 SWEEP_TOLERANCE = 1e-9

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of, first,
-                   is_metamorphic, largest_text, marked_line, source_where, version_of)
-from ._text import (REPRO_KEY, corpus_repro, escape, fit_line, md_cell, md_code, md_table, num, repro_text,
-                    signed, visible)
+from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, cache_note, claims_text, distinct, families, findings_of,
+                   first, is_metamorphic, largest_text, marked_line, source_where, version_of)
+from ._text import (REPRO_KEY, corpus_repro, escape, fit_line, md_cell, md_code, md_inline, md_table, num,
+                    repro_text, signed, visible)
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
 
@@ -245,18 +245,20 @@ def _standing(group: list[dict]) -> list[str]:
 def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
     patch = first(group, "patch")
     issue = f"[`{issue_path(entry, anchor)}`]({issue_path(entry, anchor)})"
+    verification = (patch or {}).get("verification") or {}
+    cached = cache_note(verification)
+    # a status other than "verified" names why, in text from outside (an error message): escaped
+    failed = f"**{md_inline(verification['status'], None)}**" \
+        if patch and verification.get("status") not in (None, "verified") else None
     if (first(group, "issue") or {}).get("filed") is False:
         status = PATCH_STATUS[patch.get("verified")] if patch else "no patch suggestion for this family"
-        if patch and (patch.get("verification") or {}).get("status") not in (None, "verified"):
-            status = f"**{md_cell(patch['verification']['status'])}**"
-        return [f"**Patch:** {status}. No upstream issue is written for it.", ""]
-    if patch and (patch.get("verification") or {}).get("status") not in (None, "verified"):
-        status = patch["verification"]["status"]
-        return [f"**Patch:** **{md_cell(status)}**. The diff and what was checked, in a pasteable upstream issue: "
+        return [f"**Patch:** {failed or status}.{cached} No upstream issue is written for it.", ""]
+    if failed:
+        return [f"**Patch:** {failed}.{cached} The diff and what was checked, in a pasteable upstream issue: "
                 f"{issue}.", ""]
     if not patch:
         return [f"**Patch:** no patch suggestion for this family. The upstream issue: {issue}.", ""]
-    text = f"**Patch:** {PATCH_STATUS[patch.get('verified')]}."
+    text = f"**Patch:** {PATCH_STATUS[patch.get('verified')]}.{cached}"
     if patch.get("description"):
         text += " " + patch["description"][0].upper() + patch["description"][1:] + "."
     return [text + f" The diff and the source around the root cause, in a pasteable upstream issue: {issue}.", ""]
@@ -304,7 +306,7 @@ def _combined(entry: dict) -> list[str]:
     fams = ", ".join(f"`{f}`" for f in c.get("families", []))
     status = PATCH_SHORT[c.get("verified")]
     return [f"**All at once:** one combined patch fixes {fams} ({status}): "
-            f"[`{combined_path(entry)}`]({combined_path(entry)}).", ""]
+            f"[`{combined_path(entry)}`]({combined_path(entry)}).{cache_note(c.get('verification'))}", ""]
 
 
 def _environment(doc: dict, entry: dict, version: Optional[str]) -> list[str]:

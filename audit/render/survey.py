@@ -95,3 +95,16 @@ def markdown(doc: dict) -> str:
 
 def render(doc: dict) -> dict[str, bytes]:
     return {"survey.md": markdown(doc).encode("utf-8"), "survey.json": dumps(doc).encode("utf-8")}
+
+
+def page_document(doc: dict) -> dict:
+    """The document the static page renders (``survey_page.render_survey_page``): each audited
+    row with its fit scope as the table writes it (``fit_scope``) and its audit time
+    (``audit_seconds``, from the document's ``volatile`` part)."""
+    seconds = (doc.get("volatile") or {}).get("audit_seconds") or {}
+    rows = []
+    for row in doc.get("implementations") or []:
+        if row.get("status") == "audited":
+            row = dict(row, fit_scope=_fit(row), audit_seconds=seconds.get(f"{row['name']} {row['configuration']}"))
+        rows.append(row)
+    return dict(doc, implementations=rows)

@@ -1,6 +1,8 @@
 """Where chrf-audit keeps what it builds once and reuses: ``$CHRF_AUDIT_CACHE``, else
-``~/.cache/chrf-audit`` (evaluatio's venv under ``stats/``, the release environments and the
-last result per package of ``chrf-audit versions`` under ``versions/``).  Never committed."""
+``~/.cache/chrf-audit`` (evaluatio's venv under ``stats/``, the release environments under
+``versions/``, the patch verifications under ``verify/``).  Never committed, and never what a
+report's facts depend on: a verification read from it says so, and versions results are the
+project's (``audit.enrich.versions``)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,3 @@ def cache_root() -> Path:
     root = os.environ.get("CHRF_AUDIT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "chrf-audit")
     return Path(root)
 
-
-def versions_result(package: str) -> Path:
-    """Where ``chrf-audit versions`` keeps its last result about ``package`` (its name in file
-    names), and where ``run`` looks for it when no ``--versions-from`` is given."""
-    return cache_root() / "versions" / f"{package}.json"

@@ -9,7 +9,8 @@ be raised (or lowered) with an environment variable, documented in docs/limits.m
 limit                  environment variable             default    applies to
 =====================  ===============================  =========  ===============================
 timeout (s)            CHRF_AUDIT_MAX_TIMEOUT           3600       --timeout, --impact-timeout,
-                                                                   ``timeout`` in the config
+                                                                   --worker-wait, ``timeout`` in
+                                                                   the config
 character order        CHRF_AUDIT_MAX_CHAR_ORDER        50         --char-order, config, hello
 word order             CHRF_AUDIT_MAX_WORD_ORDER        10         --word-order, config, hello
 examples               CHRF_AUDIT_MAX_EXAMPLES          100000     --max-examples

@@ -2,11 +2,8 @@
 option of every subcommand, of ``[tool.chrf-audit]``, of the pytest plugin and of
 ``run_audit``'s keywords.
 
-Why one table: each surface used to declare its options itself, and they drifted.  The budget
-of 100 examples was written in four places; the pytest plugin took ``--chrf-audit-timeout=inf``
-(an OverflowError deep in ``select``) that the CLI refuses; ``impact`` re-declared every claim
-flag by hand (``--definition nope`` got another error there); ``validate-patch --help`` offered
-``--external`` and ``--http``, which it refuses.  Here every option is one row (``Option``,
+Why one table: each surface used to declare its options itself, and they drifted (a budget
+written in four places, a timeout one surface took and another refused).  Here every option is one row (``Option``,
 ``audit.settings.option``): the subcommands build their flags from it (``add_arguments``),
 ``audit.gate.config`` its keys and dataclasses, ``audit.gate.pytest_plugin`` its options, and
 all of them validate a value with the row's ``check``: a bad value is the same one-line error
@@ -247,6 +244,9 @@ _TABLE = (
              "transition), assuming a family is the same throughout an interval whose two ends agree", (VERSIONS,)),
         _opt("scheduler", str, None, "run on an existing Dask cluster instead (its workers need chrf-audit and the "
              "index)", (VERSIONS, SURVEY), O.non_empty("address"), "tcp://HOST:PORT", group=ENGINE),
+        _opt("worker_wait", float, 120.0, "seconds to wait while the cluster has no worker (none joined yet, or the "
+             "last one died) before the run stops with an error (default 120)", (VERSIONS, SURVEY), O.timeout,
+             "SECONDS", group=ENGINE),
         _opt("differential", int, 60, "inputs of the second route per implementation and configuration (default "
              "60): sacreBLEU's own CHRF against the implementation", (SURVEY,), O.at_least(1), "N", group=ENGINE),
         _opt("registry", Path, None, "the implementations to survey (default: chrf-audit's own registry, "
@@ -287,7 +287,8 @@ _TABLE = (
         _opt("timestamp", bool, False, "record the time of the run (in one separate 'volatile' field of the JSON "
              "report)", _AUDIT),
         _opt("versions_from", Path, None, "a result of chrf-audit versions --json: the issues say which release "
-             "introduced each family (default: the cached result of the audited library, when there is one)",
+             "introduced each family (default: the project's reports/versions/PACKAGE.json of the audited library, when "
+             "there is one)",
              _AUDIT, metavar="FILE"),
         _opt("related", Path, None, "a JSON list of related upstream issues and pull requests (repository, number, "
              "kind, title, state, families) that the issue files cite", _AUDIT, metavar="FILE"),

@@ -34,6 +34,7 @@ class Request:
     pythons: tuple = ()
     index: IndexOptions = field(default_factory=IndexOptions)
     scheduler: Optional[str] = None
+    worker_wait: float = options.default("worker_wait")
     jobs: Optional[int] = None
     quiet: bool = False
     registry: Optional[tuple] = None  # the implementations (None: the packaged registry)

@@ -37,12 +37,18 @@ def _keep(unit: dict, result: dict) -> None:
         pass  # the cache only speeds things up
 
 
+#: the most bytes and levels a kept unit may have (a unit's result holds its audit documents)
+UNIT_BYTES, UNIT_DEPTH = 64 << 20, 64
+
+
 def _cached(unit: dict):
-    try:
-        found = json.loads(plan.kept(unit).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return found if isinstance(found, dict) and found.get("name") == unit["name"] else None
+    """A finished unit kept in the cache, read as any file from outside (``cache_entry``): a
+    planted link, FIFO, huge or deep file is a miss, and the unit runs again."""
+    from ..files.cache_entry import read_entry
+
+    found = read_entry(plan.kept(unit), "a survey unit", most=UNIT_BYTES, depth=UNIT_DEPTH)
+    ok = isinstance(found, dict) and found.get("name") == unit["name"] and found.get("status") in ("audited", "skipped")
+    return found if ok else None
 
 
 def run_survey(req: plan.Request) -> tuple[dict, dict[str, bytes]]:
@@ -59,7 +65,7 @@ def run_survey(req: plan.Request) -> tuple[dict, dict[str, bytes]]:
             todo.append(unit)
     if todo:
         with Progress(not req.quiet, "chrF", "implementations") as progress, \
-                Engine(req.scheduler, req.jobs or default_jobs(), progress) as engine:
+                Engine(req.scheduler, req.jobs or default_jobs(), progress, req.worker_wait) as engine:
             results.update(engine.run(todo, work=task, failed=_failed, on_result=_keep))
     settings = {"seed": req.seed, "max_examples": req.max_examples, "tolerance": req.tolerance,
                 "timeout": req.timeout, "differential": req.differential}

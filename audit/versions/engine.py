@@ -10,8 +10,14 @@ Failures: a worker lost mid-unit (killed, its machine gone) is Dask's to handle:
 runs the unit again on another worker, up to ``distributed.scheduler.allowed-failures`` times (3
 by default), after which the unit is reported as skipped (its worker kept dying) instead of
 tried forever.  A unit that fails for a reason of its own (an exception in chrf-audit) is
-reported as skipped with that reason; it is not retried (``retries=0``).  When every worker of
-the embedded cluster is gone, the run stops with an error instead of waiting for nobody.
+reported as skipped with that reason; it is not retried (``retries=0``).
+
+Nobody to wait for: while nothing finishes, the scheduler is asked (within the connect timeout)
+how many workers it has, every ``POLL`` seconds.  With none (an external scheduler none joined,
+or whose last worker died) the progress says the run waits for one; after ``--worker-wait``
+seconds without one the run stops with an error, at once when every process of the embedded
+cluster has ended (nothing restarts them).  A scheduler that stops answering is an error too.
+The address of ``--scheduler`` is checked before the client connects (``scheduler.py``).
 
 Progress: one bar over the units (rich, on stderr, not with ``--quiet`` or when stderr is not
 a terminal), naming the unit in hand: the workers log what they do to a Dask event topic.
@@ -19,13 +25,18 @@ a terminal), naming the unit in hand: the workers log what they do to a Dask eve
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 import threading
+import time
+from concurrent.futures import CancelledError
 from typing import Optional
 
 from ..errors import UsageError
 from ..processes.stderr_lines import one_line
+from ..settings import options
+from . import scheduler
 
 TOPIC = "chrf-audit-versions"
 POLL = 2.0  # seconds between looks at the cluster while waiting (not a timeout)
@@ -59,6 +70,7 @@ class Progress:
 
     def __init__(self, enabled: bool, package: str, what: str = "releases"):
         self.bar = None
+        self.enabled = enabled
         self.lock = threading.Lock()
         if not (enabled and sys.stderr.isatty()):
             return
@@ -91,54 +103,42 @@ class Progress:
         if self.bar is not None:
             self.bar.update(self.task, description=text)
 
+    def notice(self, text: str) -> None:
+        """What the run waits for: on the bar, or (stderr not a terminal) one line, never with
+        ``--quiet``."""
+        if self.bar is not None:
+            self.say(text)
+        elif self.enabled:
+            print(f"chrf-audit: {text}", file=sys.stderr, flush=True)
 
-def _refused(address: str) -> Optional[str]:
-    """Why a TCP scheduler address refuses a connection outright (nothing listens there, no
-    such host), else None.  Dask's client retries such an address until its 30 s timeout;
-    a mistyped ``--scheduler`` is a user's mistake, told at once.  An address that accepts
-    the connection, or one of another transport, is left to the client."""
-    import socket
 
-    from distributed.comm import parse_address, parse_host_port
-
-    try:
-        scheme, loc = parse_address(address)
-        if scheme != "tcp":
-            return None
-        host, port = parse_host_port(loc)
-    except (ValueError, TypeError):
-        return None  # the client says what is wrong with it
-    try:
-        with socket.create_connection((host, port), timeout=5):  # a hang's timeout: the one clock
-            return None
-    except ConnectionRefusedError:
-        return f"nothing listens at {host}:{port} (connection refused)"
-    except socket.gaierror as exc:
-        return f"no such host {host!r} ({exc.strerror or exc})"
-    except OSError:
-        return None  # unreachable or slow: the client's own timeout decides
+def _silence_dask() -> None:
+    """Dask's log lines are not chrf-audit's output (its shutdown chatter, the client's
+    tracebacks of a lost scheduler): its loggers with a level of their own
+    (``distributed.client``) are silenced too, not only their parent."""
+    loggers = [name for name in list(logging.root.manager.loggerDict) if name.startswith("distributed.")]
+    for name in ["distributed", *loggers]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 class Engine:
-    """A Dask client for the run: ``with Engine(scheduler, jobs, progress) as e: e.run(units)``."""
+    """A Dask client for the run: ``with Engine(scheduler, jobs, progress) as e: e.run(units)``.
 
-    def __init__(self, scheduler: Optional[str], jobs: int, progress: Progress):
-        self.scheduler, self.jobs, self.progress = scheduler, jobs, progress
+    ``worker_wait``: how long (seconds) the run waits while the cluster has no worker (none
+    joined yet, or the last one died) before it stops with an error (``--worker-wait``)."""
+
+    def __init__(self, scheduler: Optional[str], jobs: int, progress: Progress,
+                 worker_wait: float = options.default("worker_wait")):
+        self.scheduler, self.jobs, self.progress, self.worker_wait = scheduler, jobs, progress, worker_wait
         self.cluster = self.client = None
+        self.idle_since: Optional[float] = None  # since when no worker is there (monotonic)
 
     def __enter__(self):
         from distributed import Client
 
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its shutdown chatter is not ours
+        _silence_dask()
         if self.scheduler:
-            refused = _refused(self.scheduler)
-            if refused:
-                raise UsageError(f"--scheduler {self.scheduler}: cannot reach the Dask scheduler: {refused}")
-            try:
-                self.client = Client(self.scheduler, timeout=30)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise UsageError(f"--scheduler {self.scheduler}: cannot reach the Dask scheduler: "
-                                 f"{one_line(str(exc) or type(exc).__name__, 200)}") from None
+            self.client = scheduler.client(self.scheduler)
         else:
             from ..processes.cluster import local_cluster
 
@@ -146,7 +146,7 @@ class Engine:
                 self.cluster = local_cluster(self.jobs)
             except RuntimeError as exc:
                 raise UsageError(str(exc)) from None
-            self.client = Client(self.cluster)
+            self.client = Client(self.cluster, set_as_default=False)
         self.client.subscribe_topic(TOPIC, self._event)
         return self
 
@@ -154,7 +154,7 @@ class Engine:
         for closing in (self.client, self.cluster):
             if closing is not None:
                 try:
-                    closing.close()
+                    closing.close(timeout=scheduler.connect_timeout())
                 except Exception:  # noqa: BLE001 - a cluster already gone closes with complaints
                     pass
         return False
@@ -164,10 +164,41 @@ class Engine:
         if isinstance(msg, dict) and msg.get("text"):
             self.progress.say(str(msg["text"]))
 
-    def _workers_gone(self) -> bool:
-        if self.cluster is None:
-            return False
-        return not any(w.alive() for w in list(self.cluster.workers.values()))
+    @property
+    def where(self) -> str:
+        return f"the Dask scheduler at {self.scheduler}" if self.scheduler else "the embedded Dask cluster"
+
+    def _workers(self) -> int:
+        """How many workers the scheduler knows, asked within the connect timeout."""
+        timeout = scheduler.connect_timeout()
+        try:
+            return len(self.client.nthreads(callback_timeout=timeout))
+        except Exception as exc:  # noqa: BLE001 - a scheduler gone or stopped: said on one line
+            why = f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else (
+                f"{type(exc).__name__}: {one_line(str(exc), 200)}" if str(exc) else type(exc).__name__)
+            raise UsageError(f"{self.where} stopped answering ({why}); nothing can run the remaining releases") \
+                from None
+
+    def _watch_workers(self) -> None:
+        """Nothing finished for a while: is any worker there?  None for ``worker_wait`` seconds
+        (at once when every process of the embedded cluster has ended) is an error; the wait
+        is said on the progress line."""
+        if self._workers():
+            if self.idle_since is not None:
+                self.progress.say("a Dask worker joined")
+            self.idle_since = None
+            return
+        if self.cluster is not None and not any(w.alive() for w in list(self.cluster.workers.values())):
+            raise UsageError("every worker of the embedded Dask cluster is gone; nothing can run the remaining "
+                             "releases")
+        now = time.monotonic()  # a hang's timeout: no result depends on it
+        if self.idle_since is None:
+            self.idle_since = now
+            self.progress.notice(f"waiting for a Dask worker: {self.where} has none (giving up after "
+                                 f"{self.worker_wait:g} s, --worker-wait)")
+        elif now - self.idle_since >= self.worker_wait:
+            raise UsageError(f"{self.where} had no worker for {self.worker_wait:g} s (--worker-wait); nothing ran "
+                             "the remaining releases")
 
     def run(self, units: list[dict], work=None, failed=None, on_result=None) -> dict[str, dict]:
         """version -> result of each unit.  ``work``: the function a worker runs on a unit
@@ -184,23 +215,33 @@ class Engine:
         try:
             while pending:
                 try:
-                    done, _ = wait(list(pending), timeout=POLL, return_when=FIRST_COMPLETED)
+                    with self.client.as_current():  # not the process's default client
+                        done, _ = wait(list(pending), timeout=POLL, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        unit = pending.pop(fut)
+                        out[unit.get("name", unit["version"])] = result = self._result(fut, unit, failed)
+                        if on_result is not None:
+                            on_result(unit, result)
+                        self.progress.done()
                 except TimeoutError:  # nothing finished yet: a look at the workers
                     done = set()
-                for fut in done:
-                    unit = pending.pop(fut)
-                    out[unit.get("name", unit["version"])] = result = self._result(fut, unit, failed)
-                    if on_result is not None:
-                        on_result(unit, result)
-                    self.progress.done()
-                if not done and self._workers_gone():
-                    raise UsageError("every worker of the embedded Dask cluster is gone; nothing can run the "
-                                     "remaining releases")
+                except (CancelledError, asyncio.CancelledError) as exc:  # the client cancelled them
+                    raise UsageError(self._cancelled(exc)) from None
+                if not done:
+                    self._watch_workers()
         except BaseException:
             for fut in pending:
                 fut.cancel()
             raise
         return out
+
+    def _cancelled(self, exc: BaseException) -> str:
+        """Why the client cancelled the units (the connection to the scheduler lost, ...)."""
+        reasons = sorted({str(g.reason) for g in getattr(exc, "error_groups", ())}) or [
+            str(getattr(exc, "reason", None) or "cancelled")]
+        what = ("the connection to it was lost" if reasons == ["scheduler-connection-lost"]
+                else f"it cancelled the releases ({one_line(', '.join(reasons), 200)})")
+        return f"{self.where}: {what}; nothing can run the remaining releases"
 
     @staticmethod
     def _result(fut, unit: dict, failed=None) -> dict:

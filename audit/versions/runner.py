@@ -1,6 +1,6 @@
 """``run_versions``: which releases, their units on the engine (all of them, or ``--bisect``'s
-rounds), the document, and the last result kept in the cache for ``run`` and the issue files
-(``<cache>/versions/<package>.json``, docs/versions.md).
+rounds), and the document (which ``run`` reads from the project's
+``reports/versions/<package>.json`` or ``--versions-from``: docs/versions.md).
 """
 
 from __future__ import annotations
@@ -8,14 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Optional
 
 from ..collect.parallel import default_jobs
 from ..settings import options
-from ..settings.cache import versions_result
 from . import bisect as bisection
-from . import envs, releases
+from . import envs, releases, scheduler
 from .engine import Engine, Progress
 from .index import IndexOptions, available_versions
 from .matrix import document
@@ -43,6 +41,7 @@ class Request:
     bisect: bool = False
     scheduler: Optional[str] = None
     jobs: Optional[int] = None  # None: the number of cores
+    worker_wait: float = options.default("worker_wait")
     quiet: bool = False
 
 
@@ -53,10 +52,6 @@ def report_name(package: str) -> str:
     return lib.name if lib is not None else envs.canonical(package)
 
 
-def cache_file(package: str) -> Path:
-    return versions_result(report_name(package))
-
-
 def plan(req: Request) -> tuple[str, list, list, list]:
     """(distribution, implementation specs, versions to audit, listed versions not offered);
     every usage error before any work."""
@@ -65,6 +60,8 @@ def plan(req: Request) -> tuple[str, list, list, list]:
                                   accepts=req.accepts)
     parsed = releases.parse(req.spec)
     envs.check_given(req.pythons)  # a bad --python is an error now, not in every unit
+    if req.scheduler:  # a wrong address is told before the package index is asked
+        scheduler.check(req.scheduler)
     chosen, missing = releases.select(parsed, available_versions(distribution, req.index))
     return distribution, specs, chosen, missing
 
@@ -83,7 +80,8 @@ def run_versions(req: Request) -> dict:
         return [dict(base, version=v, token=token) for v in versions]
 
     results: dict = {}
-    with Progress(not req.quiet, distribution) as progress, Engine(req.scheduler, req.jobs or default_jobs(), progress) as engine:
+    with (Progress(not req.quiet, distribution) as progress,
+          Engine(req.scheduler, req.jobs or default_jobs(), progress, req.worker_wait) as engine):
         if req.bisect:
             while True:
                 picks = bisection.next_round(chosen, results)
