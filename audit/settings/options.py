@@ -2,12 +2,11 @@
 option of every subcommand, of ``[tool.chrf-audit]``, of the pytest plugin and of
 ``run_audit``'s keywords.
 
-Why one table: each surface used to declare its options itself, and they drifted (a budget
-written in four places, a timeout one surface took and another refused).  Here every option is one row (``Option``,
-``audit.settings.option``): the subcommands build their flags from it (``add_arguments``),
-``audit.gate.config`` its keys and dataclasses, ``audit.gate.pytest_plugin`` its options, and
-all of them validate a value with the row's ``check``: a bad value is the same one-line error
-(exit 2) everywhere.  tests/test_option_surfaces.py holds every surface to the table.
+Why one table: surfaces that declared their own options drifted.  Here every option is one
+row (``Option``, ``audit.settings.option``): the subcommands build their flags from it
+(``add_arguments``), ``audit.gate.config`` its keys and dataclasses, ``audit.gate.pytest_plugin``
+its options, and all validate a value with the row's ``check``: a bad value is the same one-line
+error (exit 2) everywhere.  tests/test_option_surfaces.py holds every surface to the table.
 
 Adding an option is one row: its surfaces say where it is offered, its group where the help
 lists it.  A default of None means "not set" (the help says what applies); ``DEFAULT_CASES`` is
