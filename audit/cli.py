@@ -15,7 +15,7 @@ import textwrap
 
 from .errors import UsageError
 
-COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report", "versions"]
+COMMANDS = ["run", "impact", "check", "validate_patch", "stats", "report", "versions", "survey"]
 
 
 class HelpFormatter(argparse.HelpFormatter):

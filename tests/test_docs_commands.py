@@ -66,9 +66,15 @@ TEMPLATES = {
     "chrf-audit versions sacrebleu 1.5.1,2.0.0,2.6.0 --markdown reports/versions",
     "chrf-audit versions mypkg 1.0..2.0 --impl mypkg.chrf:sentence --beta 3 --scale 1",
     "chrf-audit versions nltk all --bisect --scheduler tcp://scheduler-host:8786",
+    # docs/survey.md: installs and audits a dozen packages (minutes); tests/test_survey.py runs
+    # the command on planted packages
+    "chrf-audit survey --json survey.json",
+    "chrf-audit survey fastchrf lm-eval --max-examples 40 --reports-dir reports/survey",
+    "chrf-audit survey --registry mine.json --scheduler tcp://scheduler-host:8786",
     "chrf-audit run --impl LIBRARY",
 }
-NAMES = {"chrf-audit check", "chrf-audit run", "chrf-audit validate-patch", "chrf-audit stats", "chrf-audit versions"}
+NAMES = {"chrf-audit check", "chrf-audit run", "chrf-audit validate-patch", "chrf-audit stats", "chrf-audit versions",
+         "chrf-audit survey"}
 
 
 def docs_commands() -> list[str]:

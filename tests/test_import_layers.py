@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: list[tuple[str, ...]] = [
     ("cli",),
     ("commands",),
+    ("survey",),  # chrf-audit survey: the registry's implementations audited side by side, a second route
     ("versions",),  # chrf-audit versions: releases installed, audited on Dask, the matrix
     ("gate",),  # check's baseline and configuration, the pytest plugin
     ("enrich",),

@@ -72,7 +72,8 @@ def test_what_differs_between_subcommands_is_named_in_the_help():
     parsers = _subparsers()
     timeouts = {c: _flags(parsers[c])["timeout"] for c in options.OPTIONS["timeout"].commands}
     assert {c: options.default("timeout", c) for c in timeouts} == {
-        "run": 5.0, "check": 5.0, "validate-patch": 5.0, "impact": 600.0, "stats": 120.0, "versions": 5.0}
+        "run": 5.0, "check": 5.0, "validate-patch": 5.0, "impact": 600.0, "stats": 120.0, "versions": 5.0,
+        "survey": 5.0}
     for c in ("impact", "stats"):
         assert "here" in timeouts[c].help and str(int(timeouts[c].default)) in timeouts[c].help
     for c in options.OPTIONS["jobs"].commands:

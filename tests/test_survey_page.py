@@ -259,3 +259,22 @@ def test_a_status_other_than_audited_is_listed_as_not_audited():
     assert [r[0] for r in _body_rows(page, "survey")] == ["nltk", "fastchrf", "sacrebleu", "torchmetrics"]
     assert page.items["skipped"][0] == "sacrebleu (sacrebleu, 2.6.0, chrF): status failed: the unit's worker died 3 times"
     assert "sacrebleuchrF" not in page.tables["heatmap"][0]
+
+
+def test_a_survey_issue_file_named_after_its_configuration_is_linked():
+    """chrf-audit survey names a row's issue files <configuration>-<family>.md (chrf, chrfpp):
+    the cell links that file, the chrF++ row its own, never the other configuration's."""
+    doc = plain_survey()
+    base = doc["implementations"][0]
+    rows = [dict(base, configuration=c, families=["exception", "first-reference-only"],
+                 issues=[f"issues/jury/{s}-exception-1.md", f"issues/jury/{s}-exception.md",
+                         f"issues/jury/{s}-first-reference-only.md"])
+            for c, s in (("chrF", "chrf"), ("chrF++", "chrfpp"))]
+    from audit.render.survey_page import issue_links
+
+    assert issue_links(rows[0]) == {"exception": "issues/jury/chrf-exception.md",
+                                    "first-reference-only": "issues/jury/chrf-first-reference-only.md"}
+    assert issue_links(rows[1])["exception"] == "issues/jury/chrfpp-exception.md"
+    only_groups = dict(rows[1], families=["unexplained"], issues=["issues/x/chrfpp-unexplained-2.md",
+                                                                   "issues/x/chrfpp-unexplained-10.md"])
+    assert issue_links(only_groups) == {"unexplained": "issues/x/chrfpp-unexplained-2.md"}

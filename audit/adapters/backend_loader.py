@@ -1,18 +1,21 @@
 """A backend built from its spec, inside the process that will call it (the worker, or the
-isolated adapter's own process): a callable's, or a built-in library's (``kind`` is the
+isolated adapter's own process): a callable's, a survey registry's expressions, or a built-in library's (``kind`` is the
 library's name in ``audit.upstream.registry``: its ``Upstream.backend`` class); a failed
 import becomes one line, with the install hint of an optional extra."""
 
 from __future__ import annotations
 
 from ..upstream.registry import libraries
-from .backends import Backend, CallableBackend, LibraryBackend, SpecError, exception_detail
+from .backends import Backend, CallableBackend, ExpressionBackend, LibraryBackend, SpecError, exception_detail
 
 
 def make_backend(spec: dict) -> Backend:
     kind = spec["kind"]
     if kind == "callable":
         return CallableBackend(spec.get("sentence"), spec.get("corpus"), spec.get("accepts"))
+    if kind == "expression":
+        return ExpressionBackend(spec.get("setup") or "", spec.get("sentence"), spec.get("corpus"),
+                                 spec["distribution"], spec.get("source"), spec.get("name") or "expression")
     library = libraries().get(kind)
     if library is None:
         raise SpecError(f"unknown backend kind {kind!r}")

@@ -229,3 +229,55 @@ class LibraryBackend(Backend):
 
     def corpus(self, claims, hypotheses, references):
         return self.inner.corpus(claims, hypotheses, references)
+
+
+class ExpressionBackend(Backend):
+    """An implementation called through Python expressions (``chrf-audit survey``'s registry,
+    ``audit/survey/registry.json``): ``setup`` runs once, then each call evaluates the level's
+    expression with ``hypothesis``/``hypotheses`` and ``references`` bound.  ``distribution``
+    names the installed package (its version), ``source`` (``module:qualname``) the function
+    whose file and line the reports cite."""
+
+    def __init__(self, setup: str, sentence: str | None, corpus: str | None, distribution: str,
+                 source: str | None = None, name: str = "expression"):
+        self.namespace: dict = {"__name__": f"chrf_audit_{name.replace('-', '_')}"}
+        self.distribution, self.source = distribution, source
+        try:
+            exec(compile(setup or "", f"<{name} setup>", "exec"), self.namespace)  # noqa: S102 - the registry's own code
+        except BaseException as e:  # noqa: BLE001 - an import that fails is the release's answer
+            raise SpecError(f"cannot run the setup of {name}: {exception_detail(e)}") from None
+        self.funcs = {}
+        for op, expr, args in (("sentence", sentence, "hypothesis, references"),
+                               ("corpus", corpus, "hypotheses, references")):
+            if expr:
+                code = compile(f"def _{op}({args}):\n    return ({expr})\n", f"<{name} {op}>", "exec")
+                exec(code, self.namespace)  # noqa: S102
+                self.funcs[op] = self.namespace[f"_{op}"]
+
+    def _source(self):
+        if not self.source:
+            return None
+        module, _, qualname = self.source.partition(":")
+        try:
+            obj = importlib.import_module(module)
+            for part in qualname.split("."):
+                obj = getattr(obj, part)
+            return source_of(obj)
+        except BaseException:  # noqa: BLE001 - a location is best effort
+            return (module, qualname, None, None)
+
+    def describe(self):
+        from importlib import metadata
+
+        try:
+            version = metadata.version(self.distribution)
+        except Exception:  # noqa: BLE001
+            version = None
+        loc = self._source()
+        return {"version": version, "sources": {op: loc for op in self.funcs} if loc else {}}
+
+    def sentence(self, claims, hypothesis, references):
+        return self.funcs["sentence"](hypothesis, references)
+
+    def corpus(self, claims, hypotheses, references):
+        return self.funcs["corpus"](hypotheses, references)

@@ -84,24 +84,14 @@ ENTRY_BYTES = 1 << 20
 ENTRY_DEPTH = 10
 
 
-def _refuse(constant: str):
-    raise ValueError(f"{constant} is not JSON")
-
-
 def _read(path: Path, k: str) -> Optional[dict]:
     """The result an entry holds when it is a well-formed entry of key ``k`` written by this
     chrf-audit, else None (whatever the file is)."""
     from .. import __version__
-    from ..errors import UsageError
-    from ..files.jsontext import nested_deeper
-    from ..files.textfiles import read_bytes
+    from ..files.cache_entry import read_entry
 
-    try:
-        data = read_bytes(path, "a verification cache entry", follow_link=False, most=ENTRY_BYTES)
-        doc = json.loads(data.decode("ascii"), parse_constant=_refuse)
-    except (UsageError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    if nested_deeper(doc, ENTRY_DEPTH) or not isinstance(doc, dict) or set(doc) != {"key", "chrf_audit", "result"}:
+    doc = read_entry(path, "a verification cache entry", most=ENTRY_BYTES, depth=ENTRY_DEPTH)
+    if not isinstance(doc, dict) or set(doc) != {"key", "chrf_audit", "result"}:
         return None
     return doc["result"] if doc["key"] == k and doc["chrf_audit"] == __version__ else None
 

@@ -132,13 +132,17 @@ def issue_links(entry: dict) -> dict[str, str]:
         m = _ISSUE_PATH.search(p) if isinstance(p, str) else None
         if m:
             found.setdefault(m.group(1).rsplit("/", 1)[1][:-3], []).append(m.group(1))
+    config = entry.get("configuration")
+    prefixes = [""] + ([config.lower().replace("+", "p") + "-"] if isinstance(config, str) else [])
     out = {}
     for fam in _families(entry) + ["unexplained"]:
-        further = sorted(s for s in found if re.fullmatch(re.escape(fam) + r"-\d+", s))
-        if fam in found:
-            out[fam] = found[fam][0]
-        elif further:
-            out[fam] = found[further[0]][0]
+        for prefix in prefixes:  # issues/<library>/<family>.md, or <configuration>-<family>.md
+            stem = prefix + fam
+            further = sorted((s for s in found if re.fullmatch(re.escape(stem) + r"-\d+", s)),
+                             key=lambda s: int(s.rsplit("-", 1)[1]))
+            if stem in found or further:
+                out[fam] = found[stem if stem in found else further[0]][0]
+                break
     return out
 
 

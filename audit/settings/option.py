@@ -22,9 +22,9 @@ from typing import Any, Callable, Optional
 from . import limits
 from ..errors import UsageError
 
-RUN, CHECK, PATCH, IMPACT, STATS, VERSIONS, REPORT = (
-    "run", "check", "validate-patch", "impact", "stats", "versions", "report")
-COMMANDS = (RUN, CHECK, PATCH, IMPACT, STATS, VERSIONS, REPORT)
+RUN, CHECK, PATCH, IMPACT, STATS, VERSIONS, REPORT, SURVEY = (
+    "run", "check", "validate-patch", "impact", "stats", "versions", "report", "survey")
+COMMANDS = (RUN, CHECK, PATCH, IMPACT, STATS, VERSIONS, REPORT, SURVEY)
 CLI, CONFIG, ENTRY, PLUGIN, API = "cli", "config", "entry", "plugin", "api"  # CLI: any subcommand
 
 

@@ -2,15 +2,11 @@
 option of every subcommand, of ``[tool.chrf-audit]``, of the pytest plugin and of
 ``run_audit``'s keywords.
 
-Why one table: each surface used to declare its options itself, and they drifted.  The budget
-of 100 examples was written in four places; the pytest plugin took ``--chrf-audit-timeout=inf``
-(an OverflowError deep in ``select``) that the CLI refuses; ``impact`` re-declared every claim
-flag by hand (``--definition nope`` got another error there); ``validate-patch --help`` offered
-``--external`` and ``--http``, which it refuses.  Here every option is one row (``Option``,
-``audit.settings.option``): the subcommands build their flags from it (``add_arguments``),
-``audit.gate.config`` its keys and dataclasses, ``audit.gate.pytest_plugin`` its options, and
-all of them validate a value with the row's ``check``: a bad value is the same one-line error
-(exit 2) everywhere.  tests/test_option_surfaces.py holds every surface to the table.
+Why one table: surfaces that declared their own options drifted.  Here every option is one
+row (``Option``, ``audit.settings.option``): the subcommands build their flags from it
+(``add_arguments``), ``audit.gate.config`` its keys and dataclasses, ``audit.gate.pytest_plugin``
+its options, and all validate a value with the row's ``check``: a bad value is the same one-line
+error (exit 2) everywhere.  tests/test_option_surfaces.py holds every surface to the table.
 
 Adding an option is one row: its surfaces say where it is offered, its group where the help
 lists it.  A default of None means "not set" (the help says what applies); ``DEFAULT_CASES`` is
@@ -29,7 +25,7 @@ from reference_impl.params import DEFINITIONS
 
 from . import option as O
 from .option import (API, CHECK, CLI, COMMANDS, CONFIG, ENTRY, IMPACT, PATCH, PLUGIN, REPORT, RUN, STATS,
-                     VERSIONS, Computed, Option)
+                     SURVEY, VERSIONS, Computed, Option)
 
 __all__ = ["OPTIONS", "CLAIMS", "IMPLEMENTATION", "ACCEPTABLE", "BUDGET", "PROFILE_BUDGETS", "DEFINITIONS",
            "RESAMPLES", "ALPHA", "CORPUS_TIMEOUT", "DEFAULT_CASES", "Option", "CLI", "CONFIG", "ENTRY", "PLUGIN", "API",
@@ -43,8 +39,7 @@ BUDGET = PROFILE_BUDGETS["chrf-audit"]
 #: The impact study's statistics (``impact``, ``run --impact-data``, ``audit.impact``) and the
 #: timeout of one call that scores a whole system's corpus.
 RESAMPLES, ALPHA, CORPUS_TIMEOUT = 1000, 0.05, 600.0
-#: Claims a Python callable may take as keyword arguments (``definition`` and ``scale`` say
-#: what it is; they are not parameters of one call).
+#: Claims a Python callable may take as keyword arguments (``definition``, ``scale``: not parameters of a call).
 ACCEPTABLE = ("char_order", "word_order", "beta", "lowercase", "whitespace")
 #: ``cases`` not given: ``<base>/cases`` when it is a directory (the project's own curated
 #: cases; base: the current directory, or ``check``'s configuration's), else chrf-audit's.
@@ -65,7 +60,7 @@ GROUPS = {
 }
 
 _AUDIT = (RUN, CHECK)
-_SEARCHING = (RUN, CHECK, PATCH, VERSIONS, API)  # the commands (and run_audit) that run the search
+_SEARCHING = (RUN, CHECK, PATCH, VERSIONS, SURVEY, API)  # the commands (and run_audit) that run the search
 _IMPLS = (RUN, CHECK, PATCH, IMPACT, VERSIONS)  # the commands that call an implementation
 _CALLABLES = (RUN, CHECK, IMPACT, VERSIONS, ENTRY)  # --max-refs, --name, --accepts
 _SERVICE = (RUN, CHECK, ENTRY)  # a scoring service: run and check, and a configured entry
@@ -165,8 +160,8 @@ _TABLE = (
         _opt("accepts", str, None, "claims the callable takes as keyword arguments, comma-separated (char_order, "
              "word_order, beta, lowercase, whitespace): it is called with them, and the audit varies them to find "
              "parameters it ignores", _CALLABLES, O.names_in(ACCEPTABLE, "parameter"), "NAMES"),
-        _opt("timeout", float, 5.0, "per-call timeout in seconds (default 5)", _IMPLS + (STATS, CONFIG, ENTRY, PLUGIN),
-             O.timeout, "SECONDS",
+        _opt("timeout", float, 5.0, "per-call timeout in seconds (default 5)", _IMPLS + (STATS, SURVEY, CONFIG,
+             ENTRY, PLUGIN), O.timeout, "SECONDS",
              impact=dict(default=CORPUS_TIMEOUT, help=f"per-call timeout in seconds (default {CORPUS_TIMEOUT:g} "
                          "here: one call scores a whole system's corpus)"),
              stats=dict(default=120.0, help="per-call timeout for sacreBLEU, --ci/--paired callables and external "
@@ -227,28 +222,34 @@ _TABLE = (
              "--cases names one)", _AUDIT + (API,),
              api=dict(default=False, help="True: save into cases_dir; a directory: save there")),
         _opt("jobs", int, None, "processes working side by side (default: the number of cores); the findings are "
-             "the same for any N", _AUDIT + (STATS, VERSIONS, API), O.at_least(1), "N",
+             "the same for any N", _AUDIT + (STATS, VERSIONS, SURVEY, API), O.at_least(1), "N",
              api=dict(default=1, help="processes (default 1: a script that asks for more needs the "
                       "if __name__ == '__main__' guard of multiprocessing's spawn)"),
              stats=dict(group=PROCEDURES, help="procedures with processes of their own audited side by side "
                         "(default: the number of cores); the results are the same for any N"),
              versions=dict(group=ENGINE, help="worker processes of the embedded Dask cluster (default: the number "
-                           "of cores); the results are the same for any N")),
+                           "of cores); the results are the same for any N"),
+             survey=dict(group=ENGINE, help="worker processes of the embedded Dask cluster (default: the number of "
+                         "cores); the results are the same for any N")),
     ),
     *_rows(
         RELEASES,
         _opt("python", list, None, "an interpreter to install releases with (tried first; repeatable); Python "
-             ">= 3.10", (VERSIONS,), metavar="PATH"),
-        _opt("index_url", str, None, "the package index (passed to pip / uv)", (VERSIONS,), O.non_empty("URL"), "URL"),
+             ">= 3.10", (VERSIONS, SURVEY), metavar="PATH"),
+        _opt("index_url", str, None, "the package index (pip / uv)", (VERSIONS, SURVEY), O.non_empty("URL"), "URL"),
         _opt("find_links", list, None, "a directory or page of distributions (passed to pip / uv; repeatable)",
-             (VERSIONS,), metavar="DIR|URL"),
+             (VERSIONS, SURVEY), metavar="DIR|URL"),
         _opt("bisect", bool, False, "audit only the releases that place each transition (O(log n) per "
              "transition), assuming a family is the same throughout an interval whose two ends agree", (VERSIONS,)),
         _opt("scheduler", str, None, "run on an existing Dask cluster instead (its workers need chrf-audit and the "
-             "index)", (VERSIONS,), O.non_empty("address"), "tcp://HOST:PORT", group=ENGINE),
+             "index)", (VERSIONS, SURVEY), O.non_empty("address"), "tcp://HOST:PORT", group=ENGINE),
         _opt("worker_wait", float, 120.0, "seconds to wait while the cluster has no worker (none joined yet, or the "
-             "last one died) before the run stops with an error (default 120)", (VERSIONS,), O.timeout, "SECONDS",
-             group=ENGINE),
+             "last one died) before the run stops with an error (default 120)", (VERSIONS, SURVEY), O.timeout,
+             "SECONDS", group=ENGINE),
+        _opt("differential", int, 60, "inputs of the second route per implementation and configuration (default "
+             "60): sacreBLEU's own CHRF against the implementation", (SURVEY,), O.at_least(1), "N", group=ENGINE),
+        _opt("registry", Path, None, "the implementations to survey (default: chrf-audit's own registry, "
+             "docs/survey.md)", (SURVEY,), O.any_value, "FILE", group=RELEASES),
     ),
     *_rows(
         STATISTICS,
@@ -261,21 +262,23 @@ _TABLE = (
     ),
     *_rows(
         OUTPUT,
-        _opt("json", Path, None, "write the JSON report here", _AUDIT + (CONFIG, PATCH, IMPACT, STATS, VERSIONS),
+        _opt("json", Path, None, "write the JSON report here", _AUDIT + (CONFIG, PATCH, IMPACT, STATS, VERSIONS, SURVEY),
              metavar="PATH", validate_patch=dict(help="write the result as JSON here"),
              impact=dict(help="write the full result as JSON here"),
              stats=dict(help="write the findings and every check as JSON here"),
-             versions=dict(help="write the matrix as JSON here (docs/versions.md)")),
+             versions=dict(help="write the matrix as JSON here (docs/versions.md)"),
+             survey=dict(help="write the survey's table as JSON here (docs/survey.md)")),
         _opt("markdown", Path, None, "write markdown bug reports (and charts) into DIR", _AUDIT + (CONFIG, VERSIONS),
              metavar="DIR", versions=dict(help="write PACKAGE.md and charts/PACKAGE-versions.svg into DIR")),
         _opt("junit", Path, None, "write a JUnit XML file here", _AUDIT + (CONFIG,), metavar="PATH"),
         _opt("reports_dir", Path, None, "write every report into DIR (run: default reports/ when no implementation "
-             "is given)", _AUDIT + (CONFIG, STATS, REPORT), metavar="DIR",
+             "is given)", _AUDIT + (CONFIG, STATS, REPORT, SURVEY), metavar="DIR",
+             survey=dict(help="write survey.md, survey.json and issues/<library>/ into DIR"),
              stats=dict(help="write <library>.md, stats.json and charts/ into DIR"),
              report=dict(group=SOURCE, help="where to write the reports (default: the directory of FILE); only "
                          "inside it")),
         _opt("quiet", bool, False, "no progress on stderr (the findings table is still printed)",
-             _AUDIT + (PATCH, STATS, VERSIONS, REPORT),
+             _AUDIT + (PATCH, STATS, VERSIONS, REPORT, SURVEY),
              stats=dict(help="no progress on stderr and no table on stdout (the files asked for are still "
                         "written)"),
              report=dict(help="no findings table on stdout (report draws no progress: the files are still "

@@ -150,6 +150,8 @@ def _generic_snippet(implementation: str, finding) -> str:
         head.append(f"# Expected {m.expected!r} on 0..100: its own score before the transformation.")
     else:
         head.append(f"# Expected {m.expected!r} ({m.expected_fraction} exactly) on 0..100.")
+    if (finding.source or {}).get("call") == "expression":
+        return _expression_snippet(head, finding)
     entry = _python_entry(implementation, finding)
     if entry is not None or (finding.source or {}).get("call") == "python":
         mod, fn = entry or (None, "function")
@@ -176,6 +178,23 @@ def _generic_snippet(implementation: str, finding) -> str:
     ]) + "\n"
 
 
+def _expression_snippet(head: list, finding) -> str:
+    """A survey registry implementation's finding: its setup, the inputs, and the level's
+    expression printed (audit/survey/registry.json): the call a user of the library writes."""
+    m, src = finding.minimal, finding.source or {}
+    scale = (finding.claims or {}).get("scale", 100)
+    if scale == 1 and m.expected is not None and not finding.family.startswith("metamorphic-"):
+        head = head + [f"# It answers on 0..1: expected {m.expected / 100!r} there."]
+    if m.level == "sentence":
+        inputs = [f"hypothesis = {py_literal(m.inputs['hypothesis'])}",
+                  f"references = {py_list_literal(m.inputs['references'])}"]
+    else:
+        inputs = [f"hypotheses = {py_list_literal(m.inputs['hypotheses'])}",
+                  f"references = {py_list_literal(m.inputs['references'])}"]
+    setup = (src.get("setup") or "").rstrip("\n")
+    return "\n".join(head + ([setup, ""] if setup else []) + inputs + [f"print({src.get('expression')})"]) + "\n"
+
+
 def _one_line(text, limit=200) -> str:
     """One line of a snippet (a comment, the command): an implementation's error text, name
     or command may hold newlines, ESC or surrogates, which must neither end the comment nor
@@ -188,7 +207,7 @@ def _one_line(text, limit=200) -> str:
 def snippet_language(implementation: str, finding) -> str:
     """"python" for built-in upstreams and callables, "sh" for an external program."""
     if is_builtin(implementation) or _python_entry(implementation, finding) is not None or \
-            (finding.source or {}).get("call") in ("mcp", "python"):
+            (finding.source or {}).get("call") in ("mcp", "python", "expression"):
         return "python"
     return "sh"
 

@@ -68,7 +68,7 @@ def task(unit: dict) -> dict:
 class Progress:
     """One bar over the units, with the unit in hand (what a worker said last)."""
 
-    def __init__(self, enabled: bool, package: str):
+    def __init__(self, enabled: bool, package: str, what: str = "releases"):
         self.bar = None
         self.enabled = enabled
         self.lock = threading.Lock()
@@ -77,7 +77,7 @@ class Progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
 
-        self.bar = Bar(TextColumn(f"{package} releases"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        self.bar = Bar(TextColumn(f"{package} {what}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        TextColumn("{task.description}"), console=Console(stderr=True), transient=True)
         self.task = self.bar.add_task("", total=0)
 
@@ -200,14 +200,18 @@ class Engine:
             raise UsageError(f"{self.where} had no worker for {self.worker_wait:g} s (--worker-wait); nothing ran "
                              "the remaining releases")
 
-    def run(self, units: list[dict], into: Optional[dict] = None) -> dict[str, dict]:
+    def run(self, units: list[dict], work=None, failed=None, on_result=None,
+            into: Optional[dict] = None) -> dict[str, dict]:
         """version -> result of each unit (also put into ``into`` as each ends: a run stopped
-        half-way keeps those)."""
+        half-way keeps those).  ``work``: the function a worker runs on a unit (default
+        ``task``: a release; ``chrf-audit survey`` gives its own), ``failed(unit, why)`` its
+        result when the engine could not run it, keyed by ``unit["name"]`` when it has one;
+        ``on_result(unit, result)`` is told of each result as it arrives."""
         from distributed import wait
         from distributed.client import FIRST_COMPLETED
 
         self.progress.planned(len(units))
-        pending = {self.client.submit(task, u, key=f"{TOPIC}-{u['distribution']}-{u['version']}-{u['token']}",
+        pending = {self.client.submit(work or task, u, key=f"{TOPIC}-{u['distribution']}-{u['version']}-{u['token']}",
                                       pure=False, retries=0): u for u in units}
         out: dict[str, dict] = {} if into is None else into
         try:
@@ -217,7 +221,9 @@ class Engine:
                         done, _ = wait(list(pending), timeout=POLL, return_when=FIRST_COMPLETED)
                     for fut in done:
                         unit = pending.pop(fut)
-                        out[unit["version"]] = self._result(fut, unit)
+                        out[unit.get("name", unit["version"])] = result = self._result(fut, unit, failed)
+                        if on_result is not None:
+                            on_result(unit, result)
                         self.progress.done()
                 except TimeoutError:  # nothing finished yet: a look at the workers
                     done = set()
@@ -240,12 +246,14 @@ class Engine:
         return f"{self.where}: {what}; nothing can run the remaining releases"
 
     @staticmethod
-    def _result(fut, unit: dict) -> dict:
+    def _result(fut, unit: dict, failed=None) -> dict:
         try:
             return fut.result()
         except Exception as exc:  # noqa: BLE001 - KilledWorker, a worker without chrf-audit, ...
             name = type(exc).__name__
             why = ("the Dask workers running it died repeatedly (distributed.scheduler.allowed-failures)"
                    if name == "KilledWorker" else f"{name}: {exc}")
+            if failed is not None:
+                return failed(unit, one_line(f"the audit failed: {why}", 400))
             return {"version": unit["version"], "status": "skipped", "reason": one_line(f"the audit failed: {why}", 400),
                     "families": [], "findings": [], "python": None, "sources": {}}

@@ -17,6 +17,7 @@ installs and imports it; when none does it is skipped with the first reason.
 from __future__ import annotations
 
 import glob
+import hashlib
 import json
 import os
 import re
@@ -193,16 +194,18 @@ def installer_said(text: str) -> str:
     return informative(text or "")
 
 
-def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexOptions) -> None:
-    """A fresh environment at ``venv`` with ``requirement`` installed (Unusable: why not)."""
+def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexOptions, beside=()) -> None:
+    """A fresh environment at ``venv`` with ``requirement`` (and the requirements ``beside`` it)
+    installed (Unusable: why not)."""
     tool = idx.uv()
     if tool:
         steps = [[tool, "venv", "-q", "--python", interp.path, str(venv)],
-                 [tool, "pip", "install", "-q", "--python", str(_python(venv)), requirement,
+                 [tool, "pip", "install", "-q", "--python", str(_python(venv)), requirement, *beside,
                   *idx.uv_flags(idx.pip_config(), index)]]
     else:
         steps = [[interp.path, "-m", "venv", "--without-pip", str(venv)],
-                 idx.pip() + ["--python", str(_python(venv)), "install", "-q", requirement, *index.pip_flags()]]
+                 idx.pip() + ["--python", str(_python(venv)), "install", "-q", requirement, *beside,
+                              *index.pip_flags()]]
     for step, what in zip(steps, ("create a virtual environment", f"install {requirement}")):
         r = run(step)
         if r.returncode != 0:
@@ -212,12 +215,16 @@ def _create(venv: Path, interp: Interpreter, requirement: str, index: idx.IndexO
 
 
 def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOptions,
-            check: Callable[[Path], dict], say: Callable[[str], None] = lambda m: None) -> tuple[Path, dict]:
+            check: Callable[[Path], dict], say: Callable[[str], None] = lambda m: None,
+            beside: tuple = ()) -> tuple[Path, dict]:
     """(environment, its marker) for ``package==version`` on ``interp``: the cached one, or a
     new one; ``check(python)`` imports the release there and returns its description
-    (``{"version", ...}``) or raises Unusable.  The installed version must be ``version``."""
+    (``{"version", ...}``) or raises Unusable.  The installed version must be ``version``.
+    ``beside``: requirements installed with it (``chrf-audit survey``: torch's CPU build, the
+    optional dependency a wrapper calls); they name an environment of their own."""
     root = envs_dir()
-    name = f"{canonical(distribution_name(package))}-{version}-py{interp.tag}"
+    name = f"{canonical(distribution_name(package))}-{version}-py{interp.tag}" + (
+        "-" + hashlib.sha256("\n".join(sorted(beside)).encode()).hexdigest()[:8] if beside else "")
     venv = root / name
     info = ready(venv)
     if info is not None:
@@ -235,7 +242,7 @@ def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOpt
         if info is not None:
             return venv, info
         try:
-            return venv, _build(root, name, package, version, interp, index, check, say)
+            return venv, _build(root, name, package, version, interp, index, check, say, beside)
         except Unusable as exc:
             if exc.lasting:
                 remembered.keep(root, name, settings, str(exc))
@@ -243,7 +250,7 @@ def prepare(package: str, version: str, interp: Interpreter, index: idx.IndexOpt
 
 
 def _build(root: Path, name: str, package: str, version: str, interp: Interpreter, index: idx.IndexOptions,
-           check: Callable[[Path], dict], say: Callable[[str], None]) -> dict:
+           check: Callable[[Path], dict], say: Callable[[str], None], beside: tuple = ()) -> dict:
     """Under the environment's lock: the environment built aside and renamed into place; its
     marker (Unusable: why not)."""
     venv = root / name
@@ -253,7 +260,7 @@ def _build(root: Path, name: str, package: str, version: str, interp: Interprete
     try:
         shutil.rmtree(build)  # the venv tools want to make it themselves
         say(f"installing {package}=={version} (Python {interp.tag})")
-        _create(build, interp, f"{package}=={version}", index)
+        _create(build, interp, f"{package}=={version}", index, beside)
         described = check(_python(build))
         got = described.get("version")
         if got is None or canonical_version(str(got)) != canonical_version(version):

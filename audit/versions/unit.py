@@ -37,7 +37,7 @@ def server_command(python: Path, spec: dict, describe: bool = False) -> list[str
             json.dumps(spec, sort_keys=True, ensure_ascii=True)]
 
 
-def _describe(python: Path, spec: dict, timeout: float) -> dict:
+def describe_release(python: Path, spec: dict, timeout: float) -> dict:
     """Import the release in its environment (the first implementation's backend): its
     description, or Unusable with the import error.  A hang costs what it costs in ``run``:
     ``max(--timeout, LOAD_FLOOR)`` seconds (it was 600)."""
@@ -69,7 +69,7 @@ def _environment(unit: dict, say) -> tuple[Optional[Path], Optional[dict], str]:
     for interp in envs.interpreters(tuple(unit.get("pythons") or ())):
         try:
             venv, info = envs.prepare(unit["distribution"], unit["version"], interp, index,
-                                      lambda py: _describe(py, spec, unit["timeout"]), say=say)
+                                      lambda py: describe_release(py, spec, unit["timeout"]), say=say)
             return venv, info, ""
         except envs.Unusable as exc:
             reasons.append(str(exc))
