@@ -54,6 +54,9 @@ class EnrichedResult:
     #: implementation -> its combined patch, one diff fixing every family that has a patch
     #: (only when two or more do): {"diff", "families", "files", "verified": bool | None}
     combined_patches: dict[str, dict] = field(default_factory=dict)
+    #: implementation -> whether its filed patches stack (``upstream.stacking``: each applied
+    #: after the others, in every order): {"patches", "orders", "applies", "same"}
+    stacking: dict[str, dict] = field(default_factory=dict)
 
     def of(self, finding) -> FindingDetails:
         return self.details[finding_key(finding)]

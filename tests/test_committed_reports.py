@@ -81,10 +81,12 @@ def test_snippet_prints_reported_actual(item):
     path, finding = item
     snippet = finding["snippet"]
     program = _program(finding)
-    # The markdown shows this very snippet.
+    # The markdown shows this very snippet, or the issue's repro when the minimal one does not
+    # hold after the family's patch alone (as the issue file does)
     slug = next(i["report"] for i in json.loads(path.read_text())["implementations"]
                 if i["implementation"] == finding["implementation"])
-    assert snippet in (path.parent / slug).read_text(encoding="utf-8")
+    alt = (finding.get("issue") or {}).get("repro")
+    assert (alt["snippet"] if alt else snippet) in (path.parent / slug).read_text(encoding="utf-8")
     # It imports the upstream library only, never chrf-audit.
     assert not re.search(r"^\s*(from|import)\s+(audit|reference_impl)\b", snippet, re.M)
     why = _needs(finding)
@@ -171,3 +173,29 @@ def test_every_number_of_a_committed_report_is_in_its_audit_json(path):
     for md in [path.parent / e["report"] for e in doc["implementations"]] + sorted(path.parent.glob("issues/*/*.md")):
         prose = tuple(issues.CITATIONS.values()) if md.parent.parent.name == "issues" else ()
         assert underived(md.read_text(encoding="utf-8"), doc, prose) == [], md
+
+
+@pytest.mark.parametrize("path", AUDITS, ids=lambda p: str(p.relative_to(REPORTS)))
+def test_a_familys_largest_difference_is_measured_with_that_family_alone(path):
+    """Issue 42 item 6: "Largest difference seen (this family alone)" is an input only that
+    family explains (its explanation is the family itself), never one another family adds to."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    largest = [f for f in doc["findings"] if f.get("largest") and f["largest"] != f["minimal"]]
+    assert largest or path.parent.name in ("chrfpp",)
+    for f in largest:
+        assert f["largest"]["explanation"] == [f["family"]], (f["family"], f["largest"]["explanation"])
+
+
+@pytest.mark.parametrize("path", AUDITS, ids=lambda p: str(p.relative_to(REPORTS)))
+def test_every_family_of_a_conformance_row_is_explained_where_it_appears(path):
+    """Issue 42 item 6: a family the conformance matrix names is a finding with its own section,
+    or is said (with its title) right below the matrix."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for entry in doc["implementations"]:
+        md = (path.parent / entry["report"]).read_text(encoding="utf-8")
+        matrix, below = md.split("## Conformance", 1)[1].split("\n\n", 3)[2:4]
+        rows = [line.split(" | ", 1)[1] for line in matrix.splitlines()[2:]]  # the cells after the definition
+        named = {f for row in rows for f in re.findall(r"`([a-z0-9-]+)`", row)}
+        assert named or "✅ meets | ✅ meets" in matrix
+        for family in named:
+            assert f"\n## `{family}`\n" in md or f"`{family}`: " in below, (entry["report"], family)

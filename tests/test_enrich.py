@@ -53,44 +53,42 @@ def test_details_keyed_by_implementation_family_level():
 
 def test_verifications_come_from_the_caller_only(monkeypatch):
     """``verified`` is used as given (a False stays False, a missing one is "not checked");
-    without ``verify`` nothing is verified, and nothing is remembered between calls."""
+    without ``verify`` nothing is verified, and nothing is remembered between calls.  One job
+    per patch: nltk's three definition differences share one (keyed by its first family)."""
     res = example_result()
     calls = []
     monkeypatch.setattr(verification, "_verify", lambda *a: calls.append(a) or True)
-    e = enrich(res, verified={("nltk", "f-score-averaged"): False})
+    e = enrich(res, verified={("nltk", "requested-order-divisor"): False})
     by = {k[1]: v.patch["verified"] for k, v in e.details.items() if v.patch}
-    assert by["f-score-averaged"] is False and by["requested-order-divisor"] is None
+    assert by["f-score-averaged"] is False and by["corpus-macro-average"] is False  # the same patch
+    assert by["whitespace-set-white-space"] is None
     assert calls == []
-    e = enrich(res, verified={("nltk", "f-score-averaged"): False}, verify=True)
+    e = enrich(res, verified={("nltk", "requested-order-divisor"): False}, verify=True)
     by = {k[1]: v.patch["verified"] for k, v in e.details.items() if v.patch}
     assert by["f-score-averaged"] is False  # given, not redone
-    assert by["requested-order-divisor"] is True and by["whitespace-set-white-space"] is True
-    # one job per patched family (whatever its levels) and one for the combined patch, each
-    # with the implementation's findings
-    done = sorted(c[1] for c in calls)
-    assert done == sorted({"requested-order-divisor", "corpus-macro-average", "whitespace-set-white-space",
-                           verification.COMBINED})
-    assert e.combined_patch("nltk")["verified"] is True
+    assert by["whitespace-set-white-space"] is True
+    # one job per patch (whatever its levels and families), each with the implementation's
+    # findings; no combined patch: one bug, the rest opt-in keywords (a feature of its own)
+    assert sorted(c[1] for c in calls) == ["whitespace-set-white-space"]
+    assert e.combined_patch("nltk") is None
     nltk = res.adapters[0]
     assert all(c[0] == "nltk" and c[3] == [f.to_dict() for f in nltk.findings] for c in calls)
     calls.clear()
     enrich(res, verify=True)
-    assert len(calls) == 5  # asked again, done again: no hidden cache
+    assert len(calls) == 2  # asked again, done again: no hidden cache
 
 
 def test_start_verification_futures_by_patch(monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
-    monkeypatch.setattr(verification, "_verify", lambda impl, fam, diff, before: fam != "f-score-averaged")
+    monkeypatch.setattr(verification, "_verify", lambda impl, fam, diff, before: fam != "requested-order-divisor")
     res = example_result()
     with ThreadPoolExecutor(2) as pool:
         pending = {}
         for a in res.adapters:
             pending.update(verification.start_verification(a, pool))
         got = verification.results(pending)
-    assert got == {("nltk", "requested-order-divisor"): True, ("nltk", "f-score-averaged"): False,
-                   ("nltk", "corpus-macro-average"): True, ("nltk", "whitespace-set-white-space"): True,
-                   ("nltk", verification.COMBINED): True}
+    assert got == {("nltk", "requested-order-divisor"): False, ("nltk", "whitespace-set-white-space"): True}
     e = enrich(res, verified=got)
     assert e.details[("nltk", "f-score-averaged", "sentence")].patch["verified"] is False
 
@@ -221,7 +219,7 @@ def test_run_starts_verifying_during_the_audit_and_hands_the_results_to_enrich(t
 
     events: list = []
     real_start, real_execute, real_enrich = E.start_verification, run_cmd.execute, E.enrich
-    monkeypatch.setattr(verification, "_verify", lambda impl, fam, diff, before: fam != "f-score-averaged")
+    monkeypatch.setattr(verification, "_verify", lambda impl, fam, diff, before: fam != "whitespace-set-white-space")
 
     def start(summary, pool):
         events.append(("start", summary.implementation))
@@ -243,9 +241,9 @@ def test_run_starts_verifying_during_the_audit_and_hands_the_results_to_enrich(t
     assert main(["run", "--impl", "nltk", "--max-examples", "5", "--quiet", "--jobs", "1", "--reports-dir", str(out)]) == 1
     assert [e[0] for e in events] == ["start", "audited", "enrich"]
     verified = events[2][1]
-    assert verified[("nltk", "f-score-averaged")] is False and verified[("nltk", "requested-order-divisor")] is True
+    assert verified[("nltk", "whitespace-set-white-space")] is False and verified[("nltk", "requested-order-divisor")] is True
     doc = json.loads((out / "audit.json").read_text())
     by = {f["family"]: f["patch"]["verified"] for f in doc["findings"] if f["patch"]}
-    assert by["f-score-averaged"] is False and by["requested-order-divisor"] is True
+    assert by["whitespace-set-white-space"] is False and by["f-score-averaged"] is True
     md = (out / "nltk.md").read_text(encoding="utf-8")
     assert "**not verified**" in md and "**verified**" in md

@@ -21,18 +21,25 @@ from audit.upstream.records import load_related
 from tests.fixtures.report_examples import example_result
 
 FAMILIES = ["requested-order-divisor", "f-score-averaged", "whitespace-set-white-space", "corpus-macro-average"]
+DEFINITION = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average"]
 
 
-def _summary(family, before_raw="0.16666666666666666", after_raw="1.0", options=None):
-    return {"verified": True, "status": "verified", "families": [family], "options": options or {},
-            "repros": {family: {"level": "sentence", "inputs": {"hypothesis": "a", "references": ["a"]},
-                                "minimal": True, "holds": True, "expected": 100.0, "expected_fraction": "100/1",
-                                "before": 16.67, "before_raw": before_raw, "after": 100.0, "after_raw": after_raw,
-                                "after_key": None}},
+def _summary(families, options=None):
+    """A verification summary of one patch (nltk's three definition differences share one)."""
+    return {"verified": True, "status": "verified", "families": list(families), "options": options or {},
+            "repros": {f: {"level": "sentence", "inputs": {"hypothesis": "a", "references": ["a"]},
+                           "minimal": True, "holds": True, "expected": 100.0, "expected_fraction": "100/1",
+                           "before": 16.67, "before_raw": "0.16666666666666666", "after": 100.0, "after_raw": "1.0",
+                           "after_key": None} for f in families},
             "default_unchanged": True if options else None,
             "library_tests": {"files": ["nltk/translate/chrf_score.py"], "before": {"passed": 2, "failed": 0},
                               "after": {"passed": 2, "failed": 0}, "broken": 0,
-                              "regression": {"added": 2, "failing_before": 1}}}
+                              "regression": {"added": 2, "failing_before": 1}},
+            "gates": {"where": "nltk's .pre-commit-config.yaml", "not_run": ["local hooks: not shipped"],
+                      "before": [{"gate": "black", "result": "passed", "detail": None}],
+                      "after": [{"gate": "black", "result": "passed", "detail": None}]},
+            "check": {"output": ["all three: differs from CHRF() in 0 of 300"], "holds": True, "error": None}
+            if options else None}
 
 
 @pytest.fixture(scope="module")
@@ -41,35 +48,35 @@ def issues(tmp_path_factory):
     from audit.commands.writing import write_reports
 
     res = example_result(sacrebleu=False)
-    verified = {("nltk", f): _summary(f, options=upstream.patch_options("nltk", [f])) for f in FAMILIES}
+    verified = {("nltk", "requested-order-divisor"): _summary(DEFINITION, upstream.patch_options("nltk", DEFINITION)),
+                ("nltk", "whitespace-set-white-space"): _summary(["whitespace-set-white-space"])}
     out = tmp_path_factory.mktemp("reports")
     write_reports(enrich(res, verified=verified), out)
-    return {f: (out / "issues" / "nltk" / f"{f}.md").read_text() for f in FAMILIES}, (out / "nltk.md").read_text()
+    files = sorted(p.name for p in (out / "issues" / "nltk").glob("*.md"))
+    return {p[:-3]: (out / "issues" / "nltk" / p).read_text() for p in files}, (out / "nltk.md").read_text()
 
 
-def test_titles_name_chrf_the_function_and_the_symptom(issues):
+def test_one_issue_per_patch_with_titles_naming_chrf_the_function_and_the_symptom(issues):
+    """The three definition differences share one patch (three keywords): one issue; the
+    whitespace bug has its own."""
     heads = {f: text.splitlines()[0] for f, text in issues[0].items()}
     assert heads == {
-        "requested-order-divisor": "# nltk sentence_chrf: chrF of an output shorter than max_len is averaged over all "
-                                   "max_len orders, up to 6x below sacreBLEU's default",
-        "f-score-averaged": "# nltk sentence_chrf: chrF averages the per-order F-scores, where sacreBLEU's default "
-                            "averages precision and recall",
+        "requested-order-divisor": "# nltk sentence_chrf and corpus_chrf: three documented differences from "
+                                   "sacreBLEU's chrF, and opt-in keywords that give sacreBLEU's scores",
         "whitespace-set-white-space": "# nltk sentence_chrf: chrF with ignore_whitespace=True scores U+001C..U+001F as "
                                       "characters",
-        "corpus-macro-average": "# nltk corpus_chrf: corpus chrF is the mean of the sentence scores, not the score of "
-                                "the summed n-gram statistics",
     }
-    assert "precision and recall are averaged" not in heads["requested-order-divisor"]  # nltk averages F
+    div = issues[0]["requested-order-divisor"]
+    for fam in DEFINITION:  # each difference has its section, with its title and repro
+        assert f"### `{fam}`: " in div
+    assert "up to 6x below sacreBLEU's default" in div
 
 
 def test_first_paragraph_says_bug_or_definition_difference(issues):
     first = {f: text.split("\n\n")[1] for f, text in issues[0].items()}
-    for f in ("requested-order-divisor", "f-score-averaged", "corpus-macro-average"):
-        assert first[f].startswith("This is a definition difference, not a bug against nltk's documentation")
-    assert "sacreBLEU's CHRF(eps_smoothing=True)" in first["requested-order-divisor"]
-    assert "there 'c' against 'c' scores 100, here 0.1667" in first["requested-order-divisor"]
+    assert first["requested-order-divisor"].startswith("These are definition differences, not bugs against nltk's "
+                                                       "documentation")
     assert first["whitespace-set-white-space"].startswith("This breaks what nltk documents")
-    assert "up to 6x" in issues[0]["requested-order-divisor"]  # the honest case: the consequence
 
 
 def test_environment_parameters_patch_and_related(issues):
@@ -81,14 +88,32 @@ def test_environment_parameters_patch_and_related(issues):
         assert env.group(2) == "max_len=6, beta=3, ignore_whitespace=True (held to definition=sacrebleu)."
         assert "char_order" not in env.group(2)
     div = issues[0]["requested-order-divisor"]
-    assert "called with `effective_order=True`, prints `1.0` on the patched copy" in div
+    assert ("a differential audit of the patched copy, called with `effective_order=True`, "
+            "`order_average=\"precision_recall\"`, `average=\"micro\"`, finds") in div
     assert "2 passed and 0 failed on the released package, 2 passed and 0 failed on the patched copy" in div
-    assert "the default is unchanged" in div and "Making effective_order=True the default" in div
-    assert '- nltk/nltk#2069 (pull request, merged, 2018): "Chrf bug fixes"' in div
-    assert "mjpost/sacrebleu#144 (issue, closed, 2021)" in div
+    assert "nltk's gates (nltk's .pre-commit-config.yaml): black leave the patched file unchanged" in div
+    assert "the default is unchanged" in div and "keeps the defaults" in div
+    assert "Together, the keywords are `effective_order=True" in div and "It prints:" in div
+    assert '- [nltk/nltk#2069](https://github.com/nltk/nltk/pull/2069) (pull request, merged, 2018): "Chrf bug fixes"' \
+        in div
+    assert '  > alvations: "Regarding macro vs micro average' in div  # the thread quoted, not paraphrased
+    assert "[nltk/nltk#3577](https://github.com/nltk/nltk/pull/3577) (pull request, open, 2026)" in div
+    assert "mjpost/sacrebleu#144" in div
     ws = issues[0]["whitespace-set-white-space"]
-    assert "nltk/nltk#3833 (pull request, merged, 2026)" in ws and "the default is unchanged" not in ws
+    assert "nltk/nltk#3833" in ws and "the default is unchanged" not in ws
+    assert "It stacks with the patch of [requested-order-divisor.md](requested-order-divisor.md)" in ws
     assert "**Against nltk's documentation:** definition difference:" in issues[1]
+
+
+def test_every_related_record_quotes_its_thread():
+    """Each related record carries a link and at least one line of its thread, verbatim."""
+    from audit.upstream.scripts import SCRIPTS
+
+    records = [*nltk_record.KNOWLEDGE.related, *torchmetrics_record.KNOWLEDGE.related,
+               *(r for s in SCRIPTS.values() for r in s.knowledge.related)]
+    for r in records:
+        assert r.quotes and all(who and line for who, line in r.quotes), r
+        assert r.url.startswith(f"https://github.com/{r.repository}/")
 
 
 def test_documented_quotes_are_nltks_own_words():
@@ -151,14 +176,41 @@ def test_related_file(tmp_path):
     rec = {"repository": "me/lib", "number": 7, "kind": "issue", "title": "chrF off", "state": "open",
            "families": ["no-clipping"]}
     p.write_text(json.dumps([rec]))
-    assert load_related(p) == [{**rec, "year": None, "fixed_in": None, "note": ""}]
+    assert load_related(p) == [{**rec, "year": None, "fixed_in": None, "note": "", "quotes": [],
+                                "url": "https://github.com/me/lib/issues/7"}]
     got = issue_facts("mypkg:fn", "no-clipping", [_finding("mypkg:fn", "no-clipping", 3.0)], version=None,
                       related=load_related(p))
     assert got["related"][0]["number"] == 7 and got["kind"] is None
     assert issue_facts("mypkg:fn", "other", [_finding("mypkg:fn", "other", 3.0)], version=None,
                        related=load_related(p))["related"] == []
     for bad, msg in (({}, "expected a JSON list"), ([{"number": 1}], "lacks repository"),
-                     ([dict(rec, number=0)], "positive integer"), ([dict(rec, extra=1)], "unknown key")):
+                     ([dict(rec, number=0)], "positive integer"), ([dict(rec, extra=1)], "unknown key"),
+                     ([dict(rec, quotes=["who said"])], "quotes must be")):
         p.write_text(json.dumps(bad))
         with pytest.raises(UsageError, match=msg):
             load_related(p)
+
+
+def test_one_file_per_fix_across_configurations_and_families():
+    """``issue_units``: the findings one patch fixes share one file (several families of one
+    implementation, or one family of several configurations of one library), named after the
+    first; another diff is another file; a family not filed has none."""
+    from audit.render.issue_units import issue_paths, issue_units
+
+    def finding(impl, family, diff, filed=True):
+        return {"implementation": impl, "family": family, "level": "corpus", "title": family,
+                "patch": {"diff": diff, "verified": True} if diff else None,
+                "issue": {"kind": "bug", "library": "lib", "filed": filed}}
+
+    doc = {"implementations": [{"implementation": "lib-chrf", "report": "lib-chrf.md"},
+                               {"implementation": "lib-chrf++", "report": "lib-chrfpp.md"}],
+           "findings": [finding("lib-chrf", "a", "D1"), finding("lib-chrf", "b", "D1"), finding("lib-chrf", "c", "D2"),
+                        finding("lib-chrf", "d", "D3", filed=False), finding("lib-chrf++", "a", "D1"),
+                        finding("lib-chrf++", "e", None)]}
+    units = issue_units(doc)
+    assert [(u["path"], [(e["implementation"], g[0]["family"]) for e, g, _ in u["sections"]]) for u in units] == [
+        ("issues/lib-chrf/a.md", [("lib-chrf", "a"), ("lib-chrf", "b"), ("lib-chrf++", "a")]),
+        ("issues/lib-chrf/c.md", [("lib-chrf", "c")]),
+        ("issues/lib-chrfpp/e.md", [("lib-chrf++", "e")]),
+    ]
+    assert issue_paths(doc)[("lib-chrf++", "a")] == "issues/lib-chrf/a.md" and ("lib-chrf", "d") not in issue_paths(doc)

@@ -1,9 +1,11 @@
 """The one judge of a patch (``audit.patches.verdict``, issue 31 item 4): "verified" only when
 every family the patch is meant to fix is fixed, none is introduced, each family's issue
 repro scores the reference's value on the patched copy, an opt-in patch leaves the default
-unchanged, and none of the library's own tests breaks.  Hand-made validations for each
-reason, then real nltk patches: a combined patch fixing three of four families, a patch that
-breaks one of nltk's doctests, and a repro that fails after its own patch."""
+unchanged, none of the library's own tests breaks, every one of the library's gates passes
+(issue 42 item 3: "not checked" when one could not run) and the record's check holds.
+Hand-made validations for each reason, then real nltk patches: both patches together and the
+definition patch judged for all four families, a patch that breaks one of nltk's doctests, and
+a repro that fails after its own patch."""
 
 from __future__ import annotations
 
@@ -61,6 +63,32 @@ def test_each_reason_not_verified():
     assert verdict(v, FOUR)["status"] == "not verified: no repro of f-score-averaged was replayed after the patch"
 
 
+def _gates(result: str, detail=None) -> dict:
+    return {"where": "the library's .pre-commit-config.yaml", "not_run": [],
+            "before": [{"gate": "black", "result": "passed", "detail": None}],
+            "after": [{"gate": "black", "result": result, "detail": detail}]}
+
+
+def test_a_gate_that_fails_or_could_not_run_keeps_the_patch_from_verified():
+    v = _validation()
+    v.gates_wanted, v.gates = True, _gates("passed")
+    assert verdict(v, FOUR) == {"verified": True, "status": "verified"}
+    v.gates = _gates("failed", "it rewrites 2 line(s)")
+    assert verdict(v, FOUR) == {"verified": False,
+                                "status": "not verified: the patched file fails black (it rewrites 2 line(s))"}
+    v.gates = _gates("not run", "cannot install black==25.11.0: no index")
+    assert verdict(v, FOUR) == {"verified": False,
+                                "status": "not checked: black (cannot install black==25.11.0: no index)"}
+    v.gates = None  # wanted, never run
+    assert verdict(v, FOUR)["status"] == "not checked: the library's gates (no record of them)"
+    v = _validation()
+    v.check = {"output": ["differs from CHRF() in 3 of 300"], "holds": False, "error": None}
+    assert verdict(v, FOUR)["status"] == ("not verified: the check of the keywords together does not find the "
+                                          "definition they are said to give")
+    v.check = {"output": [], "holds": False, "error": "ModuleNotFoundError: No module named 'sacrebleu'"}
+    assert "could not run (ModuleNotFoundError" in verdict(v, FOUR)["status"]
+
+
 @pytest.fixture(scope="module")
 def before():
     from tests.fixtures.report_examples import nltk_findings
@@ -73,11 +101,9 @@ def _diff(fams) -> str:
     return make_diff(rel, old, new)
 
 
-def test_combined_patch_verified_and_a_combined_patch_of_three_is_not(before):
-    """The real combined patch fixes all four (each repro holds with every keyword on, nltk's
-    doctests pass); the same patch without the whitespace edits, judged for all four, is not."""
-    fams = upstream.combined_patch("nltk", FOUR)["families"]
-    assert sorted(fams) == sorted(FOUR)
+def test_both_patches_together_verified_and_the_definition_patch_judged_for_four_is_not(before):
+    """Both patches applied together fix all four (each repro holds with every keyword on,
+    nltk's doctests pass); the definition patch alone, judged for all four, is not verified."""
     kept = [f for f in FOUR if upstream.patch_options("nltk", [f])]
     v = verify_suggested("nltk", _diff(FOUR), before, families=FOUR, options=upstream.patch_options("nltk", FOUR),
                          default_kept=kept, candidates=upstream.issue_candidates("nltk"))
@@ -86,6 +112,7 @@ def test_combined_patch_verified_and_a_combined_patch_of_three_is_not(before):
     assert all(r["holds"] for r in got["repros"].values()) and got["library_tests"]["broken"] == 0
     assert got["default_unchanged"] is True
     three = [f for f in FOUR if f != "whitespace-set-white-space"]
+    assert upstream.patch("nltk", three[0]) == _diff(three)
     v = verify_suggested("nltk", _diff(three), before, families=FOUR, options=upstream.patch_options("nltk", three),
                          default_kept=three, candidates=upstream.issue_candidates("nltk"), library_tests=False)
     assert {s.family: s.status for s in v.families}["whitespace-set-white-space"] == STILL

@@ -44,3 +44,16 @@ def test_ci_installs_with_the_constraints_then_runs_the_readmes_command():
     command = next(line for line in readme if line.startswith("python3 -m venv .venv") and "pytest" in line)
     assert ci[-1] == command
     assert any("-c constraints.txt" in line for line in ci[:-1])
+
+
+def test_ci_installs_the_torchmetrics_extra_at_the_audited_release():
+    """torchmetrics' tests and committed issue files run in CI (issue 42 item 1): .ci/run installs
+    the extra with the constraints, which pin the release reports/torchmetrics/ audits."""
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert any("-c constraints.txt" in line and "[test,torchmetrics]" in line for line in ci[:-1])
+    pins = _pins()
+    assert str(pins["torchmetrics"].specifier) == "==1.9.0" and str(pins["torch"].specifier) == "==2.13.0"
+    import json
+
+    doc = json.loads((ROOT / "reports" / "torchmetrics" / "audit.json").read_text(encoding="utf-8"))
+    assert {e["version"] for e in doc["implementations"]} == {"1.9.0"}

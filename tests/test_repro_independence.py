@@ -89,6 +89,8 @@ def test_the_readme_shows_these_repros(runs):
     assert rows(block) and rows(block) == rows(from_empty["stdout"])
 
 
+@pytest.mark.slow  # a whole audit of both adapters (6 minutes on a loaded machine); CI installs the extra
+# (.ci/run) and runs the README's `chrf-audit run --impl torchmetrics`, which audits them with the cases
 def test_torchmetrics_known_bugs_without_cases():
     pytest.importorskip("torchmetrics")  # the optional extra the README names
     from audit.adapters import resolve

@@ -1,6 +1,7 @@
 """A script audited as an external program (Popović's chrF++.py): one issue per root cause, with
 a repro through the script's OWN command line (issue 31 item 6): the exception on a first
-segment that matches no reference and the segment-order dependence are one bug."""
+segment that matches no reference, the segment-order dependence and (issue 42 item 2) the
+unexplained score of a later segment that matches none are one bug."""
 
 from __future__ import annotations
 
@@ -29,17 +30,40 @@ def _findings():
     return [exc, order]
 
 
+def _unexplained(actual: float) -> Finding:
+    return Finding("chrF++.py", "unexplained", "corpus", "the score differs from the definition", dict(CLAIMS), "", "",
+                   Repro("corpus", {"hypotheses": ["a", ""], "references": [["a"], ["a"]]}, 13.888888888888896,
+                         "50000000000000027/3600000000000000", actual, repr(actual / 100), "value"))
+
+
 def test_a_number_the_script_prints_is_shown_as_printed_not_raised():
     """An unexplained corpus score is a number the script prints: its repro says what it prints
     and what the definition gives (it said "# raises value" before)."""
-    f = Finding("chrF++.py", "unexplained", "corpus", "the score differs from the definition", dict(CLAIMS), "", "",
-                Repro("corpus", {"hypotheses": ["a", ""], "references": [["a"], ["a"]]}, 13.888888888888896,
-                      "50000000000000027/3600000000000000", 25.0, "0.25", "value"))
-    snippet = issue_facts("chrF++.py", "unexplained", [f], version="sha256:x", others=[f])["snippet"]
-    assert snippet.splitlines()[-2:] == [
+    exc, _ = _findings()
+    f = _unexplained(25.0)
+    [also] = issue_facts("chrF++.py", "exception", [exc], version="sha256:x", others=[exc, f])["also"]
+    assert also["snippet"].splitlines()[-2:] == [
         "python3 chrF++.py -R reference.txt -H hypothesis.txt -nc 6 -nw 2 -b 2",
-        "# prints c6+w2-F2 25.0000; the definition gives 13.8889"], snippet
-    assert "raises" not in snippet
+        "# prints c6+w2-F2 25.0000; the definition gives 13.8889"], also["snippet"]
+    assert "raises" not in also["snippet"]
+
+
+def test_an_unexplained_score_is_the_exceptions_root_cause_only_on_evidence():
+    """chrF++.py's 25 on ["a", ""] against ["a", "a"] is exactly the definition's score with the
+    empty segment taking the first one's counts (computeChrF's best* variables, unassigned
+    when no reference scores above 0, the UnboundLocalError's root cause): described in the
+    exception's issue, not filed on its own.  Another number is no such evidence: filed."""
+    exc, _ = _findings()
+    same = issue_facts("chrF++.py", "unexplained", [_unexplained(25.0)], version="sha256:x",
+                       others=[exc, _unexplained(25.0)])
+    assert same["filed"] is False and same["not_filed"].startswith("the same root cause as exception")
+    assert "exactly the definition's score of the statistics where a segment no reference scores above 0" \
+        in same["not_filed"]
+    other = issue_facts("chrF++.py", "unexplained", [_unexplained(24.0)], version="sha256:x",
+                        others=[exc, _unexplained(24.0)])
+    assert other["filed"] is True and "also" in other
+    assert issue_facts("chrF++.py", "exception", [exc], version="sha256:x", others=[exc, _unexplained(24.0)])[
+        "also"] == []
 
 
 def test_one_issue_per_root_cause_with_the_scripts_command_line():

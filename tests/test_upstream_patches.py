@@ -22,15 +22,17 @@ from audit.upstream.patching import PatchError, apply_to_copy, apply_unified_dif
 
 FAMILIES = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average", "whitespace-set-white-space"]
 
+DEFINITION = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average"]
+#: the patches (one per fix): the three definition differences' keywords, the whitespace bug
+PATCHES = {"requested-order-divisor": DEFINITION, "whitespace-set-white-space": ["whitespace-set-white-space"]}
 # family -> a probe printing True when the family is absent: it fails on the installed nltk,
-# and on a patched copy passes for the patched family, called with its opt-in keyword
-OPTIONS = {"requested-order-divisor": "effective_order=True", "f-score-averaged": 'average="precision_recall"',
-           "corpus-macro-average": "micro_average=True", "whitespace-set-white-space": ""}
+# and on a patched copy passes for the patched families, called with the patch's keywords
+KEYWORDS = 'effective_order=True, order_average="precision_recall"'
 
 
 def probe(family: str, keywords: str = "") -> str:
-    kw = f", {keywords}" if keywords else ""
-    sent_kw = kw if "micro_average" not in keywords else ""
+    kw = f", {keywords}" + (', average="micro"' if keywords else "") if keywords else ""
+    sent_kw = f", {keywords}" if keywords else ""
     return {
         "requested-order-divisor": f"from nltk.translate.chrf_score import sentence_chrf as s; print(s('c', 'c'{sent_kw}) == 1.0)",
         "f-score-averaged": (
@@ -105,50 +107,56 @@ def test_probes_fail_on_installed_nltk():
     assert [_run(PROBES[f]) for f in FAMILIES] == ["False"] * 4
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_patch_verified_and_isolated(family, tmp_path, digest_before, before):
-    """Each family's patch alone: verified by the one judge (that family fixed, none
-    introduced, its repro scores the reference's value, the default unchanged for an opt-in
-    patch, nltk's doctests pass before and after and its added doctest lines fail before)."""
-    from audit.enrich.verification import _verify
+@pytest.mark.parametrize("head", list(PATCHES))
+def test_patch_verified_and_isolated(head, tmp_path, digest_before, before):
+    """Each patch alone: verified by the one judge (its families fixed, none introduced, each
+    family's repro scores the reference's value, the default unchanged for an opt-in patch,
+    nltk's doctests pass before and after and its added doctest lines fail before, nltk's
+    gates leave the patched file unchanged, the record's check holds)."""
+    from audit.enrich.verification import _check
     from audit.patches import summary
 
-    diff = upstream.patch("nltk", family)
+    family_set = PATCHES[head]
+    diff = upstream.patch("nltk", head)
     assert diff and diff.startswith("--- a/nltk/translate/chrf_score.py\n+++ b/nltk/translate/chrf_score.py\n")
-    options = upstream.patch_options("nltk", [family])
-    v = verify_suggested("nltk", diff, before, families=[family], options=options,
-                         candidates=upstream.issue_candidates("nltk"))
-    got = summary(v, [family])
+    assert all(upstream.patch("nltk", f) == diff for f in family_set)  # one patch, one issue
+    options = upstream.patch_options("nltk", family_set)
+    v = verify_suggested("nltk", diff, before, families=family_set, options=options,
+                         default_kept=family_set if options else [], candidates=upstream.issue_candidates("nltk"),
+                         gates=upstream.gates("nltk"), check=_check("nltk", family_set))
+    got = summary(v, family_set)
     assert (got["verified"], got["status"]) == (True, "verified"), got
-    assert {s.family: s.status for s in v.families} == {f: FIXED if f == family else STILL for f in FAMILIES}
-    chk = v.repro_checks[family]
-    want = next(f for f in before if f["family"] == family)
-    assert chk["holds"] and chk["after"] == pytest.approx(chk["expected"], abs=1e-9)
-    if family == "corpus-macro-average":  # the fixture's repro shows f-score-averaged too: the record's
-        assert not chk["minimal"] and chk["inputs"] == {"hypotheses": ["aaaaaa", ""], "references": [["aaaaaa"], [""]]}
-        assert (chk["before_raw"], chk["after_raw"]) == ("0.5", "1.0")
-    else:
+    assert {s.family: s.status for s in v.families} == {f: FIXED if f in family_set else STILL for f in FAMILIES}
+    for family in family_set:
+        chk = v.repro_checks[family]
+        want = next(f for f in before if f["family"] == family)
+        assert chk["holds"] and chk["after"] == pytest.approx(chk["expected"], abs=1e-9)
+        # the fixture's corpus-macro-average repro shows f-score-averaged too: the patch fixes both
         assert chk["minimal"] and chk["before"] == want["actual"] and chk["expected"] == pytest.approx(want["expected"])
     lt = v.library_tests
     assert lt["files"] == ["nltk/translate/chrf_score.py"] and lt["broken"] == 0
-    assert (lt["before"]["passed"], lt["before"]["failed"], lt["after"]["passed"], lt["after"]["failed"]) == (2, 0, 2, 0)
+    added = 1 if head == "whitespace-set-white-space" else 0  # _preprocess's new docstring
+    assert (lt["before"]["passed"], lt["before"]["failed"], lt["after"]["passed"], lt["after"]["failed"]) == (
+        2, 0, 2 + added, 0)
     assert lt["regression"]["added"] >= 1 and lt["regression"]["failing_before"] >= 1  # the regression test
-    if family == "whitespace-set-white-space":
-        assert options == {} and v.default_check is None  # a bug: the default changes
+    assert [g["result"] for g in v.gates["after"]] == ["passed"] * len(upstream.gates("nltk").gates)
+    if head == "whitespace-set-white-space":
+        assert options == {} and v.default_check is None and v.check is None  # a bug: the default changes
     else:
         assert v.options == options and v.default_check == {"unchanged": True, "changed": []}
+        assert v.check["holds"] and len(v.check["output"]) == 4
     assert v.files == ["nltk/translate/chrf_score.py"]
-    # the family's own probe passes on the patched copy called with its keyword; without it,
+    # the families' own probes pass on the patched copy called with the keywords; without them,
     # an opt-in patch leaves every probe as it was
     import nltk
 
     site = Path(nltk.__file__).parent.parent
     root = apply_to_copy(diff, site, tmp_path / "site")
     for other in FAMILIES:
-        assert _run(probe(other, OPTIONS[family] if other == family else ""), root) == (
-            "True" if other == family else "False"), (family, other)
+        assert _run(probe(other, KEYWORDS if options and other in family_set else ""), root) == (
+            "True" if other in family_set else "False"), (head, other)
     if options:
-        assert _run(PROBES[family], root) == "False"  # the default is today's behaviour
+        assert [_run(PROBES[f], root) for f in family_set] == ["False"] * 3  # the default is today's behaviour
     assert _run("import nltk; print(nltk.__file__)", root).startswith(str(root))
     assert _installed_digest() == digest_before  # the installed package is untouched
 
@@ -157,7 +165,7 @@ def test_no_before_repro_nothing_fixed():
     """Without the before findings there is no repro to call fixed: the families the after
     audit finds are replayed before the patch, diverge there too, and are "still present"."""
     v = verify_suggested("nltk", upstream.patch("nltk", "f-score-averaged"), [],
-                         options=upstream.patch_options("nltk", ["f-score-averaged"]), library_tests=False)
+                         options={"order_average": "precision_recall"}, library_tests=False)
     assert v.error is None and not any(s.status == FIXED for s in v.families)
     assert {s.family: s.status for s in v.families} == {f: STILL for f in FAMILIES if f != "f-score-averaged"}
     assert all(s.note == "the before search missed it; its repro diverged before too" for s in v.families)
@@ -208,6 +216,32 @@ def test_the_applier_reproduces_each_suggested_patch(tmp_path):
         a = apply_to_copy(diff, site, tmp_path / family)
         assert (a / rel).read_text() != (site / rel).read_text()
         assert make_diff(rel, (site / rel).read_text(), (a / rel).read_text()) == diff
+
+
+def test_the_two_nltk_patches_stack_in_either_order(monkeypatch):
+    """The definition keywords' patch and the whitespace fix touch no common line: each applies
+    after the other, both orders give one text, which is the source with both fixes
+    (``nltk_patches.edits`` of all four); a patch that rewrites a line the other removes does
+    not stack (the check can fail)."""
+    from audit.upstream import nltk_patches
+    from audit.upstream._base import apply_edits
+
+    got = upstream.stacking("nltk", FAMILIES)
+    assert got == {"patches": [DEFINITION, ["whitespace-set-white-space"]], "orders": 2, "applies": True,
+                   "same": True}
+    rel, original, both = apply_edits("nltk.translate.chrf_score", nltk_patches.edits(FAMILIES))
+    from audit.upstream.patching import apply_diff_text
+
+    text = original
+    for head in PATCHES:
+        text = apply_diff_text(upstream.patch("nltk", head), text)
+    assert text == both
+    real = upstream.patch
+    line = "    reference, hypothesis, min_len=1, max_len=6, beta=3.0, ignore_whitespace=True\n"
+    clash = make_diff(rel, original, original.replace(line, line.replace("min_len=1", "min_len=2"), 1))
+    monkeypatch.setattr(upstream, "patch", lambda impl, fam: clash if fam == "whitespace-set-white-space" else real(impl, fam))
+    assert upstream.stacking("nltk", FAMILIES) == {"patches": [DEFINITION, ["whitespace-set-white-space"]],
+                                                   "orders": 2, "applies": False, "same": False}
 
 
 def test_no_newline_at_end_of_file(tmp_path):

@@ -30,27 +30,34 @@ def judged(monkeypatch):
     return calls
 
 
-def test_a_family_patch_is_judged_for_that_family_with_its_own_keywords(judged):
+def test_a_patch_is_judged_for_every_family_it_fixes_with_its_keywords_gates_and_check(judged):
+    """nltk's three definition differences are one patch: judged for the three, called with
+    the three keywords, each opt-in (the default must stay), with nltk's gates and the record's
+    check that the three together are sacreBLEU's chrF."""
+    from audit.upstream import nltk_record
+
     got = verification._compute("nltk", "requested-order-divisor", "DIFF", FINDINGS)
-    assert got == {"validation": "validation", "families": ["requested-order-divisor"]}
+    fams = ["requested-order-divisor", "f-score-averaged", "corpus-macro-average"]
+    assert got == {"validation": "validation", "families": fams}
     [call] = judged
     assert call["implementation"] == "nltk" and call["diff"] == "DIFF" and call["before"] == FINDINGS
-    assert call["families"] == ["requested-order-divisor"]
-    assert call["options"] == {"effective_order": True}
-    assert call["default_kept"] == ["requested-order-divisor"]
+    assert call["families"] == fams
+    assert call["options"] == {"effective_order": True, "order_average": "precision_recall", "average": "micro"}
+    assert call["default_kept"] == fams
     assert call["candidates"] == upstream.issue_candidates("nltk")
+    assert call["gates"] is nltk_record.GATES
+    assert call["check"] == (nltk_record.CHECK, "average='micro': differs from CHRF() in 0 of 300 ")
 
 
-def test_the_combined_patch_is_judged_for_every_family_it_combines(judged):
-    """COMBINED is judged for the families of the combined patch (not one family called
-    "(combined)"); the opt-in ones (a keyword each) must leave the default unchanged, the
-    whitespace fix (no keyword: it changes the default) is not among them."""
-    got = verification._compute("nltk", verification.COMBINED, "DIFF", FINDINGS)
-    assert got["families"] == FOUR
+def test_a_fix_is_judged_for_its_family_with_the_gates_and_no_check(judged):
+    """The whitespace fix changes the default: no keyword, nothing kept, no check; the gates."""
+    from audit.upstream import nltk_record
+
+    got = verification._compute("nltk", "whitespace-set-white-space", "DIFF", FINDINGS)
+    assert got["families"] == ["whitespace-set-white-space"]
     [call] = judged
-    assert call["families"] == FOUR
-    assert call["options"] == {"effective_order": True, "average": "precision_recall", "micro_average": True}
-    assert call["default_kept"] == ["requested-order-divisor", "f-score-averaged", "corpus-macro-average"]
+    assert call["options"] == {} and call["default_kept"] == [] and call["check"] is None
+    assert call["gates"] is nltk_record.GATES
 
 
 def test_verify_goes_through_the_cache_with_the_whole_key(judged, monkeypatch):
@@ -61,13 +68,13 @@ def test_verify_goes_through_the_cache_with_the_whole_key(judged, monkeypatch):
         return compute()
 
     monkeypatch.setattr(verify_cache, "cached", cached)
-    got = verification._verify("nltk", "f-score-averaged", "DIFF", FINDINGS)
+    got = verification._verify("nltk", "whitespace-set-white-space", "DIFF", FINDINGS)
     [(*args, accept)] = seen
-    assert args == ["nltk", "f-score-averaged", "DIFF", FINDINGS]
-    assert got == {"validation": "validation", "families": ["f-score-averaged"]}
+    assert args == ["nltk", "whitespace-set-white-space", "DIFF", FINDINGS]
+    assert got == {"validation": "validation", "families": ["whitespace-set-white-space"]}
     assert len(judged) == 1
     # what the cache may give back is checked against this patch's shape: not anything
-    assert accept({"verified": True, "status": "verified", "families": ["f-score-averaged"]}) is False
+    assert accept({"verified": True, "status": "verified", "families": ["whitespace-set-white-space"]}) is False
 
 
 def test_as_fields_a_summary_and_a_plain_verdict():

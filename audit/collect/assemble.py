@@ -221,16 +221,21 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None,
     for group in sorted(per_family, key=lambda f: (order.index(f.split("~")[0]) if f.split("~")[0] in order else 999, f)):
         _, key, c = per_family[group]
         fam, _, needs = group.partition("~")
-        largest = max(
-            (cc.largest for k, cc in found.items() if group in _groups(k) and cc.largest is not None),
-            key=lambda o: o.difference,
-            default=None,
-        )
         obs = c.minimal
         fams = key_families(key)
         if repros and group in repros:
             obs = repros[group]
             fams = key_families(obs.key)
+        # the largest difference this family makes alone: among the inputs no other deviation
+        # touches, its minimal repro's included (one where another family adds to it is no
+        # measure of this one)
+        largest = max(
+            [cc.largest for k, cc in found.items()
+             if group in _groups(k) and cc.largest is not None and len(key_families(k)) == 1]
+            + ([obs] if len(fams) == 1 else []),
+            key=lambda o: o.difference,
+            default=None,
+        )
         claims = obs.claims
         ev = evidence or {}
         proof = ev.get((obs.level, (fam,))) or ev.get((obs.level, tuple(fams))) or next(

@@ -25,7 +25,7 @@ from typing import Optional
 from ..settings import options
 from ..enriched import EnrichedResult, FindingDetails, finding_key
 from .impact import ImpactRequest
-from .verification import COMBINED, PatchKey, as_fields, start_verification, verification_jobs, verify_all
+from .verification import COMBINED, PatchKey, as_fields, key_of, start_verification, verification_jobs, verify_all
 
 __all__ = ["enrich", "environment", "start_verification", "verification_jobs", "verify_all",
            "EnrichedResult", "FindingDetails", "ImpactRequest"]
@@ -81,13 +81,18 @@ def enrich(result, *, verified: Optional[dict[PatchKey, bool]] = None, verify: b
     scorer = AdapterScorer(timeout) if own else scorer
     try:
         for a in result.adapters:
+            found = [f.family for f in a.findings]
             for f in a.findings:
-                out.details[finding_key(f)] = _details(upstream, f, verified, with_upstream, scorer)
+                out.details[finding_key(f)] = _details(upstream, f, verified, with_upstream, scorer, found)
             if with_upstream:
                 _issues(out, a, versions or {}, related)
-            combined = upstream.combined_patch(a.implementation, [f.family for f in a.findings]) if with_upstream else None
+            combined = upstream.combined_patch(a.implementation, found) if with_upstream else None
             if combined:
                 out.combined_patches[a.implementation] = {**combined, **as_fields(verified.get((a.implementation, COMBINED)))}
+            filed = [f.family for f in a.findings if (out.of(f).issue or {}).get("filed", True)]
+            stacking = upstream.stacking(a.implementation, list(dict.fromkeys(filed))) if with_upstream else None
+            if stacking:
+                out.stacking[a.implementation] = stacking
     finally:
         if own:
             scorer.close()
@@ -110,21 +115,50 @@ def _issues(out: EnrichedResult, summary, versions: dict, related) -> None:
                             versions=versions.get(lib.distribution) if lib is not None else None,
                             related=related, others=summary.findings)
         patch = out.details[finding_key(fs[0])].patch or {}
-        chosen = ((patch.get("verification") or {}).get("repros") or {}).get(family)
-        if chosen and not chosen["minimal"]:
-            from ..findings import Repro
-
-            repro = Repro(level=chosen["level"], inputs=chosen["inputs"], expected=chosen["expected"],
-                          expected_fraction=chosen["expected_fraction"], actual=chosen["before"],
-                          actual_raw=chosen["before_raw"], outcome="value")
-            f0 = next((f for f in fs if f.level == chosen["level"]), fs[0])
-            shown = replace(f0, minimal=repro, level=chosen["level"])
-            facts["repro"] = {**chosen, "snippet": upstream.repro_snippet(impl, shown)}
+        verification = patch.get("verification") or {}
+        chosen = (verification.get("repros") or {}).get(family)
+        if chosen:
+            shown = _shown(fs, chosen)
+            if not chosen["minimal"]:
+                facts["repro"] = {**chosen, "snippet": upstream.repro_snippet(impl, shown)}
+            options = upstream.patch_options(impl, verification.get("families") or [family], chosen["level"])
+            facts["after_snippet"] = upstream.after_snippet(impl, shown, options, chosen["after_raw"])
+        facts.update(_group_facts(upstream, impl, family, [f.family for f in summary.findings], verification))
         for f in fs:
             out.details[finding_key(f)] = replace(out.details[finding_key(f)], issue=facts)
 
 
-def _details(upstream, f, verified: dict, with_upstream: bool, scorer) -> FindingDetails:
+def _shown(fs: list, chosen: dict):
+    """The finding a verified repro stands for: the family's finding at its level, with the
+    repro as its minimal one."""
+    from dataclasses import replace
+
+    from ..findings import Repro
+
+    f0 = next((f for f in fs if f.level == chosen["level"]), fs[0])
+    if chosen["minimal"]:
+        return f0
+    repro = Repro(level=chosen["level"], inputs=chosen["inputs"], expected=chosen["expected"],
+                  expected_fraction=chosen["expected_fraction"], actual=chosen["before"],
+                  actual_raw=chosen["before_raw"], outcome="value")
+    return replace(f0, minimal=repro, level=chosen["level"])
+
+
+def _group_facts(upstream, impl: str, family: str, found: list, verification: dict) -> dict:
+    """The patch group a family's patch fixes (``group``: those found, in the group's order)
+    and, for a group with an issue of its own (``issue_note``), that issue's text and the
+    output of its check on the patched copy."""
+    group = [f for f in upstream.patch_group(impl, family) if f in found]
+    out: dict = {"group": group}
+    k = upstream.knowledge(impl)
+    note = (k.issues if k is not None else {}).get(upstream.patch_group(impl, family)[0])
+    if note is not None:
+        out["issue_note"] = note.to_dict()
+        out["check_output"] = (verification.get("check") or {}).get("output")
+    return out
+
+
+def _details(upstream, f, verified: dict, with_upstream: bool, scorer, found=()) -> FindingDetails:
     impl = f.implementation
     root = upstream.root_cause(impl, f.family) if with_upstream else None
     if root is None and f.source and f.source.get("file"):
@@ -134,7 +168,7 @@ def _details(upstream, f, verified: dict, with_upstream: bool, scorer) -> Findin
     diff = upstream.patch(impl, f.family) if with_upstream else None
     if diff:
         patch = {"diff": diff, "description": upstream.patch_description(impl, f.family),
-                 **as_fields(verified.get((impl, f.family)))}
+                 **as_fields(verified.get(key_of(impl, f.family, found or [f.family])))}
     sweep = upstream.scope(impl, f, scorer(impl)) if with_upstream else None
     return FindingDetails(snippet=upstream.repro_snippet(impl, f), snippet_language=upstream.snippet_language(impl, f),
                           root_cause=root, patch=patch, scope=sweep, reference_value=_reference_value(f))

@@ -52,19 +52,22 @@ def regression(versions: Optional[dict], family: str, version: Optional[str]) ->
 
 def _script_facts(out: dict, script, family: str, findings: list, others) -> None:
     """A script's repro through its own command line; a family sharing another's root cause
-    is described in that family's issue ("also"), not filed on its own."""
-    if family in script.same_root:
-        out["filed"], out["not_filed"] = False, (f"the same root cause as {script.same_root[family]}, "
-                                                 "described in that issue (one issue per root cause)")
+    (``Script.root_of``: by name, or by evidence on its own finding) is described in that
+    family's issue ("also"), not filed on its own."""
+    root = script.root_of(family, findings[0].to_dict())
+    if root is not None:
+        out["filed"], out["not_filed"] = False, (f"the same root cause as {root[0]}, described in that issue (one "
+                                                 "issue per root cause" + (f": {root[1]}" if root[1] else "") + ")")
         return
     if script.repro is not None:
         out["snippet"] = script.repro(findings[0].to_dict())
     also = []
-    for fam, root in script.same_root.items():
-        mine = [f for f in others if f.family == fam]
-        if root == family and mine:
-            f = mine[0]
-            also.append({"family": fam, "title": f.title, "level": f.level,
+    for f in others:
+        if f.family == family or any(a["family"] == f.family for a in also):
+            continue
+        mine = script.root_of(f.family, f.to_dict())
+        if mine is not None and mine[0] == family:
+            also.append({"family": f.family, "title": f.title, "level": f.level, "evidence": mine[1],
                          "snippet": script.repro(f.to_dict()) if script.repro else None})
     out["also"] = also
 

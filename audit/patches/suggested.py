@@ -14,11 +14,16 @@ it, in one process.  Then, each in its own process:
   opt-in families must score exactly as before (the default is unchanged);
 * the library's own tests (``library_tests``): the patched module's doctests and chrF test
   files on the released package and on the copy, and the doctest examples the patch adds
-  run against the released module (its regression test).
+  run against the released module (its regression test);
+* the library's gates (``gates``): the formatter and linters its repository configures, on
+  the patched file (and the released one);
+* an opt-in patch whose keywords together give a named definition: the record's check of
+  that claim (``equivalence``), run on the patched copy.
 
 ``verdict(validation, families)`` says "verified" only when every one of ``families`` is
 fixed, none is introduced, each one's repro holds, the default is unchanged where the patch is
-opt-in, and none of the library's own tests breaks; otherwise the first reason it is not.
+opt-in, none of the library's own tests breaks, every gate passes and the check (if any)
+holds; otherwise the first reason it is not ("not checked: ..." when a gate could not run).
 """
 
 from __future__ import annotations
@@ -67,21 +72,22 @@ def _issue_repros(before: dict, candidates: dict, families) -> dict:
 
 
 def expected_summary(implementation: str, families, before_findings: list[dict], options: Optional[dict],
-                     candidates: Optional[dict]) -> Expected:
+                     candidates: Optional[dict], gates: bool = False, check: bool = False) -> Expected:
     """What the summary of ``verify_suggested(implementation, diff, before_findings,
     families=families, options=options, candidates=candidates)`` must say of itself
     (``summary_shape.valid``: what the verification cache may give back)."""
     before = _by_key([f for f in before_findings if f.get("implementation") == implementation])
     tried = _issue_repros(before, candidates or {}, list(families))
     return Expected(list(families), dict(options or {}),
-                    {fam: [(r["level"], r["inputs"], r["minimal"]) for r in reps] for fam, reps in tried.items()})
+                    {fam: [(r["level"], r["inputs"], r["minimal"]) for r in reps] for fam, reps in tried.items()},
+                    gates, check)
 
 
 def verify_suggested(implementation: str, diff: str, before_findings: list[dict], *, families=None,
                      options: Optional[dict] = None, default_kept=None, candidates: Optional[dict] = None,
                      seed: int = 0,
                      max_examples: int = VERIFY_EXAMPLES, timeout: float = 600.0,
-                     library_tests: bool = True) -> Validation:
+                     library_tests: bool = True, gates=None, check: Optional[tuple] = None) -> Validation:
     """Judge a patch the report suggests for ``implementation`` (see the module doc).
     ``before_findings``: ``Finding.to_dict()`` records of the audit that suggested it;
     ``families``: those the patch is meant to fix (default: every family it has a finding of);
@@ -99,7 +105,7 @@ def verify_suggested(implementation: str, diff: str, before_findings: list[dict]
     families = list(dict.fromkeys(families or [fam for (_, fam) in before]))
     options = dict(options or {})
     result = Validation(implementation=implementation, patch="suggested patch", source=None, files=[],
-                        before_versions={}, after_versions={}, options=options)
+                        before_versions={}, after_versions={}, options=options, gates_wanted=gates is not None)
     request = {"mode": "audit", **asdict(target)}
     job_kw = {"with_cwd": False, "timeout": timeout}
     tried = _issue_repros(before, candidates or {}, families)
@@ -150,11 +156,26 @@ def verify_suggested(implementation: str, diff: str, before_findings: list[dict]
                     result.library_tests = run_library_tests(site, after_root, result.files,
                                                              module_of(result.files[0]) if result.files else None,
                                                              timeout=min(timeout, LIBRARY_TESTS_TIMEOUT))
+            _gates_and_check(result, tops, after_root, gates, check)
     except UsageError as exc:  # a diff that does not apply, a replay that failed ...
         result.error = str(exc)
     except OSError as exc:  # the copy could not be made (disk full, unreadable file ...)
         result.error = f"the patched copy could not be made: {exc}"
     return result
+
+
+def _gates_and_check(result: Validation, tops: list, after_root: Path, gates, check: Optional[tuple]) -> None:
+    """The library's gates on the patched files, and the record's check of the keywords."""
+    if gates is not None:
+        from .gates import run_gates
+        from .library_tests import site_of
+
+        site = site_of(tops[0]) if tops else None
+        result.gates = run_gates(gates, site, after_root, result.files) if site is not None else None
+    if check is not None:
+        from .equivalence import run_check
+
+        result.check = run_check(check[0], after_root, check[1])
 
 
 #: output-stage families a repro may still show after a patch and hold: float rounding alone,
@@ -231,6 +252,19 @@ def verdict(v: Validation, families) -> dict:
         return no(f"not verified: the library's own tests could not run ({err})")
     if lt["broken"]:
         return no(f"breaks {lt['broken']} of the library's own tests")
+    return _gates_verdict(v)
+
+
+def _gates_verdict(v: Validation) -> dict:
+    from . import equivalence, gates
+
+    if v.gates_wanted:
+        why = gates.verdict_problem(v.gates)
+        if why:
+            return {"verified": False, "status": why if why.startswith("not checked: ") else f"not verified: {why}"}
+    why = equivalence.problem(v.check)
+    if why:
+        return {"verified": False, "status": f"not verified: {why}"}
     return {"verified": True, "status": "verified"}
 
 
@@ -242,7 +276,7 @@ def summary(v: Validation, families) -> dict:
     out = verdict(v, families)
     out["status"] = hide(out["status"])
     lt = v.library_tests
-    out.update(families=list(families), options=dict(v.options), repros=v.repro_checks,
+    out.update(families=list(families), options=dict(v.options), repros=v.repro_checks, gates=v.gates, check=v.check,
                default_unchanged=None if v.default_check is None else v.default_check["unchanged"],
                library_tests=None if lt is None else {
                    "files": lt["files"], "before": {k: lt["before"][k] for k in ("passed", "failed")},

@@ -6,8 +6,9 @@ gives back is used only when ``valid`` says so: every field of ``SCHEMA`` and no
 type and within its bounds, its texts one printable line, and consistent with the
 verification it is said to be of (``Expected``: the families the patch is meant to fix, the
 keywords it is called with, the repros the audit and the library's record offer for each
-family) and with its own verdict (verified only with each family's repro holding, the
-library's tests run and none broken, the default unchanged).  Anything else is recomputed.
+family, whether the library's gates and its record's check are run) and with its own verdict
+(verified only with each family's repro holding, the library's tests run and none broken, the
+default unchanged, every gate passed, the check holding).  Anything else is recomputed.
 """
 
 from __future__ import annotations
@@ -43,6 +44,15 @@ _REPRO = _closed({
     "after_key": {"type": ["array", "null"], "items": _NAME, "maxItems": 100},
 })
 
+_TEXT = {"type": "string", "maxLength": STATUS_CHARS}
+_GATE = _closed({"gate": _NAME, "result": {"enum": ["passed", "failed", "not run"]},
+                 "detail": {"type": ["string", "null"], "maxLength": STATUS_CHARS}})
+_GATES = _closed({"where": _TEXT, "before": {"type": "array", "items": _GATE, "maxItems": 100},
+                  "after": {"type": "array", "items": _GATE, "maxItems": 100},
+                  "not_run": {"type": "array", "items": _TEXT, "maxItems": 100}})
+_CHECK = _closed({"output": {"type": "array", "items": {"type": "string", "maxLength": RAW_CHARS}, "maxItems": 20},
+                  "holds": {"type": "boolean"}, "error": {"type": ["string", "null"], "maxLength": STATUS_CHARS}})
+
 #: THE shape of ``suggested.summary``'s result (a JSON Schema, draft 2020-12, no reference)
 SCHEMA = _closed({
     "verified": {"type": "boolean"},
@@ -57,6 +67,8 @@ SCHEMA = _closed({
         "before": _SIDE, "after": _SIDE, "broken": {"oneOf": [{"type": "null"}, _COUNT]},
         "regression": {"oneOf": [{"type": "null"}, _closed({"added": _DELTA, "failing_before": _DELTA})]},
     })]},
+    "gates": {"oneOf": [{"type": "null"}, _GATES]},
+    "check": {"oneOf": [{"type": "null"}, _CHECK]},
 })
 
 
@@ -70,6 +82,9 @@ class Expected:
     families: list
     options: dict = field(default_factory=dict)
     repros: dict = field(default_factory=dict)
+    #: the library's gates are run (it has a record of them) / the record's check is run
+    gates: bool = False
+    check: bool = False
 
 
 def _validator():
@@ -100,11 +115,13 @@ def _repro_ok(fam: str, r: dict, exp: Expected) -> bool:
 def _verdict_ok(doc: dict) -> bool:
     """The status and the verdict agree, and "verified" comes with what verified it."""
     if not doc["verified"]:
-        return doc["status"].startswith(("not verified: ", "breaks "))
-    lt, repros = doc["library_tests"], doc["repros"]
+        return doc["status"].startswith(("not verified: ", "breaks ", "not checked: "))
+    lt, repros, gates, check = doc["library_tests"], doc["repros"], doc["gates"], doc["check"]
     return (doc["status"] == "verified" and lt is not None and lt["broken"] == 0
             and doc["default_unchanged"] is not False
-            and all(fam in repros and repros[fam]["holds"] for fam in doc["families"]))
+            and all(fam in repros and repros[fam]["holds"] for fam in doc["families"])
+            and (gates is None or all(g["result"] == "passed" for g in gates["after"]))
+            and (check is None or check["holds"]))
 
 
 def well_formed(doc) -> bool:
@@ -124,4 +141,13 @@ def valid(doc, exp: Expected) -> bool:
             and _line(doc["status"]) and set(doc["repros"]) <= set(exp.families)
             and all(_FILE.fullmatch(f) and ".." not in f.split("/") for f in files)
             and all(_repro_ok(fam, r, exp) for fam, r in doc["repros"].items())
-            and _verdict_ok(doc))
+            and (doc["gates"] is not None) == exp.gates and (doc["check"] is not None) == exp.check
+            and all(_line(x) for x in _texts(doc)) and _verdict_ok(doc))
+
+
+def _texts(doc: dict) -> list:
+    """The texts of the gates and the check (each one printable line)."""
+    gates, check = doc["gates"] or {}, doc["check"] or {}
+    out = [gates.get("where", ""), *gates.get("not_run", []), *(check.get("output") or []), check.get("error") or ""]
+    out += [g["detail"] for side in ("before", "after") for g in gates.get(side, []) if g["detail"] is not None]
+    return [x for x in out if x]

@@ -111,6 +111,12 @@ class Validation:
     #: keywords: {"unchanged": bool, "changed": [families]}
     default_check: Optional[dict] = None
     options: dict = field(default_factory=dict)  # the opt-in keywords the after side was called with
+    #: the library's gates on the patched files (``gates.run_gates``), None: not run; ``gates_wanted``:
+    #: a verification that must run them (a suggested patch of a library with a gates record)
+    gates: Optional[dict] = None
+    gates_wanted: bool = False
+    #: the record's check of what an opt-in patch's keywords give together (``equivalence``)
+    check: Optional[dict] = None
 
     def of(self, status: str) -> list[FamilyStatus]:
         return [f for f in self.families if f.status == status]

@@ -4,8 +4,8 @@ terminal's width and colour, the gate's verdict lines) to ``{relative path: byte
 
 * ``render_reports(doc, accepted)``: a reports directory: ``<impl>.md`` per implementation
   (``markdown``), ``issues/<impl>/<family>.md`` (``issues``: one pasteable upstream issue per
-  family), ``charts/*.svg`` (``chart``), ``audit.json`` (``json_report``), ``junit.xml``
-  (``junit``);
+  fix, ``issue_units``), ``charts/*.svg`` (``chart``), ``audit.json`` (``json_report``),
+  ``junit.xml`` (``junit``);
 * ``terminal.render(doc, width=, color=)``: ``terminal.txt``, the text shown after a run;
 * ``github.render(doc, check_lines)``: ``step-summary.md``, appended to the job summary.
 

@@ -104,33 +104,56 @@ def _tests_text(lt: dict, lib: str) -> str:
     return text
 
 
-def checked(verification: Optional[dict], lib: str, version: Optional[str], family: Optional[str],
-            option: Optional[list]) -> str:
-    """Exactly what the verification checked (or why it is not verified), and whether the
-    verdict was read from the verification cache.  Its texts come from outside (an error
-    message, an implementation's printed output, a cache entry): escaped."""
+def _repro_claims(verification: dict, lib: str, families: list, after: bool) -> list[str]:
+    """What each family's repro prints on the patched copy and on the released package."""
+    out = []
+    for fam in families:
+        r = (verification.get("repros") or {}).get(fam)
+        if not r:
+            continue
+        which = "the repro" if len(families) == 1 else f"the {fam} repro"
+        where = f"{which} below (the one above with the patch's keywords)" if after else f"{which} above"
+        out.append(f"{where} prints {md_code(str(r['after_raw']))} on the patched copy (the reference's exact value is "
+                   f"{num(r['expected'])} on the 0..100 scale" + (", equal up to float rounding" if r.get("after_key") else "")
+                   + f") where the released {lib}" + (" prints, without the keywords, " if after else " prints ")
+                   + md_code(str(r["before_raw"])))
+    return out
+
+
+def gates_text(gates: Optional[dict], lib: str) -> Optional[str]:
+    """The gates' part of the "checked" sentence."""
+    if not gates:
+        return None
+    passed = [g["gate"] for g in gates["after"] if g["result"] == "passed"]
+    before_ok = all(g["result"] == "passed" for g in gates["before"])
+    text = (f"{lib}'s gates ({gates['where']}): " + ", ".join(passed) + " leave the patched file unchanged"
+            + (" (the released file passes them too)" if before_ok else ""))
+    if gates.get("not_run"):
+        text += "; not run: " + "; ".join(gates["not_run"])
+    return text
+
+
+def checked(verification: Optional[dict], lib: str, version: Optional[str], families: list, after: bool = False,
+            check: bool = False) -> str:
+    """Exactly what the verification checked (or why it is not verified, or not checked), and
+    whether the verdict was read from the verification cache.  ``after``: the repros with the
+    patch's keywords are printed below; ``check``: so is the record's check.  Texts from outside
+    (an error message, an implementation's printed output, a cache entry) are escaped."""
     if not verification:
         return "Not checked (verification not run)."
     cached = cache_note(verification)
     if not verification.get("verified"):
         status = verification["status"]
+        if status.startswith("not checked: "):
+            return f"**Not checked:** {md_cell(status[len('not checked: '):], None)}.{cached}"
         status = status[len("not verified: "):] if status.startswith("not verified: ") else status
         return f"**Not verified:** {md_cell(status, None)}.{cached}"
-    parts = []
+    fams = verification.get("families") or families
+    parts = _repro_claims(verification, lib, [f for f in families if f in fams] or fams, after)
     opts = verification.get("options") or {}
     call = ", ".join(f"`{k}={v!r}`".replace("'", '"') for k, v in opts.items())
-    fams = verification.get("families") or []
-    for fam in ([family] if family else fams):
-        r = (verification.get("repros") or {}).get(fam)
-        if r:
-            parts.append(f"the {'repro above' if family else fam + ' repro'}"
-                         + (f", called with {call}," if call and (not family or option) else "")
-                         + f" prints {md_code(r['after_raw'])} on the patched copy (the reference's exact value is "
-                           f"{num(r['expected'])} on the 0..100 scale"
-                         + (", equal up to float rounding" if r.get("after_key") else "")
-                         + f") where the released {lib} prints {md_code(r['before_raw'])}")
-    audit = (f"a differential audit of the patched copy finds {', '.join(fams)} fixed and no family introduced")
-    parts.append(audit)
+    parts.append("a differential audit of the patched copy" + (f", called with {call}," if call else "")
+                 + f" finds {', '.join(fams)} fixed and no family introduced")
     if verification.get("default_unchanged"):
         parts.append("called without the new keyword" + ("s" if len(opts) > 1 else "")
                      + ", the patched copy scores every repro of the audit exactly as the released one (the "
@@ -138,11 +161,18 @@ def checked(verification: Optional[dict], lib: str, version: Optional[str], fami
     lt = verification.get("library_tests")
     if lt:
         parts.append(_tests_text(lt, lib))
+    gt = gates_text(verification.get("gates"), lib)
+    if gt:
+        parts.append(gt)
+    if check and verification.get("check"):
+        parts.append("the check below, run on the patched copy, prints what follows it")
     return (f"**Checked** on a patched copy of the released {lib} {version or ''}".rstrip() + ": " + "; ".join(parts)
             + "." + cached)
 
 
 def related(records: list) -> list[str]:
+    """The related upstream discussion: each record linked, what it says that matters here, and
+    the lines of its thread that say it, quoted."""
     if not records:
         return []
     out = ["## Related upstream discussion", ""]
@@ -153,6 +183,10 @@ def related(records: list) -> list[str]:
             fixed = f"; fixed in {r['fixed_in']}"
         elif r.get("fixed_in") == "":
             fixed = "; merged, in no release yet"
-        out.append(f"- {md_cell(r['repository'])}#{md_cell(r['number'])} ({md_cell(r['kind'])}, {md_cell(state + fixed)}): "
-                   f"\"{md_cell(r['title'])}\"" + (f" — {md_cell(r['note'])}" if r.get("note") else ""))
+        name = f"{md_cell(r['repository'])}#{md_cell(r['number'])}"
+        link = f"[{name}]({r['url']})" if r.get("url") else name
+        out.append(f"- {link} ({md_cell(r['kind'])}, {md_cell(state + fixed)}): \"{md_cell(r['title'])}\""
+                   + (f" — {md_cell(r['note'])}" if r.get("note") else ""))
+        for who, line in r.get("quotes") or ():
+            out.append(f"  > {md_cell(who)}: \"{md_cell(line)}\"")
     return out + [""]

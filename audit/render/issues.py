@@ -1,23 +1,21 @@
-"""One pasteable upstream issue per (implementation, family): ``issues/<report>/<family>.md``.
+"""One pasteable upstream issue per fix: ``issues/<report>/<first family>.md`` (``issue_units``).
 
 Written for a maintainer who has never heard of chrf-audit: a title, the versions, a minimal
-repro that imports only their library, expected against actual with the definition cited,
-the root-cause line and the suggested patch, in about 80 lines.  A view of the document
-(audit.json) like every other renderer: its numbers are the document's.
+repro per family (and per configuration) that imports only their library, expected against
+actual with the definition cited, the root-cause line and the suggested patch with what was
+checked (its repros run on the patched copy, the library's tests and gates), the patches it
+stacks with, related upstream discussion quoted.  A view of the document (audit.json) like
+every other renderer: its numbers are the document's.
 """
 
 from __future__ import annotations
 
-from ._doc import anchors, claims_text, families, findings_of, first, marked_line, source_where, version_of
+from ._doc import first, marked_line, source_where, version_of
 from . import issue_text as T
 from ._text import md_cell, md_code, md_fence, num, repro_text, visible
-from .markdown import combined_path, issue_path
-
-
-def _removed_by(patch, code: str) -> bool:
-    """Whether ``code`` (a root-cause line) is a line the patch's diff removes."""
-    return bool(patch) and any(line.startswith("-") and not line.startswith("---") and line[1:].strip() == code
-                               for line in patch["diff"].splitlines())
+from .issue_combined import render_combined
+from .issue_units import issue_units
+from .markdown_patches import combined_path
 
 #: What "expected" means, per definition the implementation claims, with the source to cite.
 CITATIONS = {
@@ -33,6 +31,12 @@ CITATIONS = {
               "character n-grams\", WMT): 100 * the mean over all requested orders of the per-order F-beta, an "
               "order without a match contributing 0",
 }
+
+
+def _removed_by(patch, code: str) -> bool:
+    """Whether ``code`` (a root-cause line) is a line the patch's diff removes."""
+    return bool(patch) and any(line.startswith("-") and not line.startswith("---") and line[1:].strip() == code
+                               for line in patch["diff"].splitlines())
 
 
 def _definition(f: dict) -> str:
@@ -57,77 +61,6 @@ def _expected_actual(f: dict) -> list[str]:
             f"- **Definition:** {_definition(f)}."]
 
 
-def render_issue(doc: dict, entry: dict, group: list[dict]) -> str:
-    impl = entry["implementation"]
-    version = version_of(doc, entry)
-    f0 = group[0]
-    issue = first(group, "issue")
-    patch = first(group, "patch")
-    verification = (patch or {}).get("verification")
-    lines = [f"# {T.title(impl, version, issue, f0.get('title') or f0['family'])}", ""]
-    data = (entry.get("impact") or {}).get("data") if isinstance(entry.get("impact"), dict) else None
-    lines += T.standing(issue, T.severity(first(group, "impact"), data))
-    claims = f0.get("claims") or {}
-    params = T.library_params(claims, issue)
-    held = f"definition={claims['definition']}" if claims.get("definition") else ""
-    lines += [f"**Environment:** {T.environment(impl, version, doc['environment'], issue)}. "
-              f"**Parameters:** {params or 'the defaults'}" + (f" (held to {held})" if held else "") + ".", ""]
-    shown = next((f for f in group if f.get("snippet")), f0)
-    alt = (issue or {}).get("repro")
-    lib = (issue or {}).get("library") or impl
-    lines += [f"## Repro ({(alt or shown)['level']} level; it needs only {lib})", ""]
-    own = (issue or {}).get("snippet")  # a script's repro through its own command line
-    snippet = alt["snippet"] if alt else own or shown.get("snippet")
-    if snippet:
-        lang = "sh" if own and not alt else shown.get("snippet_language", "python")
-        lines += md_fence(snippet, lang) + [""]
-    lines += (_alt_expected_actual(alt, shown) if alt else _expected_actual(shown)) + [""]
-    for f in group:
-        if f is not shown and not alt:
-            m = f["minimal"]
-            lines += [f"At the {f['level']} level: {md_code(repro_text(m['inputs']))} gives "
-                      f"{num(m['actual']) if m.get('actual') is not None else m['outcome']} instead of "
-                      f"{num(m['expected'])} (its repro is in the same form).", ""]
-    for also in (issue or {}).get("also") or []:
-        lines += [f"The same root cause also shows as `{also['family']}` ({also['level']} level): "
-                  f"{also['title'][0].lower() + also['title'][1:]}:", ""]
-        if also.get("snippet"):
-            lines += md_fence(also["snippet"], "sh") + [""]
-    rc = first(group, "root_cause")
-    lines += ["## Root cause", ""]
-    if rc:
-        where = source_where(rc)
-        code = marked_line(rc.get("excerpt") or "")
-        if code and _removed_by(patch, code):
-            # the diff below shows that line with its context: the excerpt would repeat it
-            lines += [f"{where}: {md_code(code)}" + (f" — {rc['why']}" if rc.get("why") else "")
-                      + ". The patch below replaces this line.", ""]
-        else:
-            lines += [f"{where}" + (f": {rc['why']}." if rc.get("why") else "."), ""]
-            if rc.get("excerpt"):
-                lines += md_fence(rc["excerpt"], "python") + [""]
-    else:
-        lines += ["Not located in the installed source.", ""]
-    if patch:
-        what = patch.get("description")
-        lines += ["## Suggested patch", ""]
-        if what:
-            lines += [what[0].upper() + what[1:] + ".", ""]
-        option = (issue or {}).get("option")
-        lines += [T.checked(verification, lib, version, f0["family"], option) if verification is not None else
-                  {True: "Checked: on a patched copy of the released package the repro above agrees with the definition.",
-                   False: "**Not verified.**", None: "Not checked (verification not run)."}[patch.get("verified")], ""]
-        lines += md_fence(patch["diff"], "diff") + [""]
-        if (issue or {}).get("default_change"):
-            lines += [issue["default_change"], ""]
-    else:
-        lines += ["**Suggested patch:** none.", ""]
-    lines += T.related((issue or {}).get("related") or [])
-    lines += [f"<sub>Found by a differential audit against an exact chrF reference (chrf-audit "
-              f"{doc['environment']['chrf_audit']}).</sub>", ""]
-    return visible("\n".join(lines))
-
-
 def _alt_expected_actual(alt: dict, shown: dict) -> list[str]:
     """The issue's repro when it is not the audit's minimal one (that one does not hold
     after the family's patch alone: another family starts to matter on it)."""
@@ -142,50 +75,195 @@ def _alt_expected_actual(alt: dict, shown: dict) -> list[str]:
             f"difference is inert before and after the patch."]
 
 
-def render_combined(doc: dict, entry: dict) -> str:
-    """The combined patch as one pasteable issue: every family it fixes, each linked to its own."""
-    impl, c = entry["implementation"], entry["combined_patch"]
-    version = version_of(doc, entry)
-    groups = families(findings_of(doc, impl))
-    issues = [first(g, "issue") or {} for g in groups]
-    lib = next((i["library"] for i in issues if i.get("library")), impl)
-    fams = c.get("families", [])
-    kinds = [i.get("kind") for g, i in zip(groups, issues) if g[0]["family"] in fams]
-    what = f"{len(fams)} chrF findings"
-    if all(kinds):
-        n_def, n_bug = sum(k == "definition difference" for k in kinds), sum(k == "bug" for k in kinds)
-        parts = ([f"{n_def} definition difference{'s' if n_def != 1 else ''} behind keywords"] if n_def else []) + \
-                ([f"{n_bug} bug{'s' if n_bug != 1 else ''}"] if n_bug else [])
-        what += f" ({', '.join(parts)})" if parts else ""
-    lines = [f"# {lib}{' ' + version if version else ''}: one patch for the {what}", ""]
-    lines += ["It covers, each described with its repro in its own issue:", ""]
-    for group, anchor in zip(groups, anchors(groups)):
-        if group[0]["family"] in fams:
-            i = first(group, "issue") or {}
-            name = f"{i['kind']}: {i['title']}" if i.get("title") else md_cell(group[0]["title"])
-            if i.get("filed") is False:  # no issue of its own: say why instead of linking
-                lines.append(f"- {name} (`{group[0]['family']}`: not filed on its own, {i.get('not_filed')})")
-            else:
-                lines.append(f"- [{name}]({anchor}.md)")
-    ver = c.get("verification")
-    status = (T.checked(ver, lib, version, None, None) if ver is not None else
-              {True: "Checked: on a patched copy of the released package every one of these repros agrees with the "
-                     "definition.", False: "**Not verified.**", None: ""}[c.get("verified")])
-    lines += [""] + ([status, ""] if status else []) + md_fence(c["diff"], "diff") + [""]
+def _repro(group: list[dict], lib: str, heading) -> list[str]:
+    """A family's repro (the issue's when the minimal one does not hold after the patch), its
+    numbers, and its other level in one line."""
+    issue = first(group, "issue") or {}
+    shown = next((f for f in group if f.get("snippet")), group[0])
+    alt, own = issue.get("repro"), issue.get("snippet")  # own: a script's repro through its command line
+    lines = [f"{heading} ({(alt or shown)['level']} level; it needs only {lib})", ""] if heading else []
+    snippet = alt["snippet"] if alt else own or shown.get("snippet")
+    if snippet:
+        lang = "sh" if own and not alt else shown.get("snippet_language", "python")
+        lines += md_fence(snippet, lang) + [""]
+    lines += (_alt_expected_actual(alt, shown) if alt else _expected_actual(shown)) + [""]
+    for f in group:
+        if f is not shown and not alt:
+            m = f["minimal"]
+            lines += [f"At the {f['level']} level: {md_code(repro_text(m['inputs']))} gives "
+                      f"{num(m['actual']) if m.get('actual') is not None else m['outcome']} instead of "
+                      f"{num(m['expected'])} (its repro is in the same form).", ""]
+    for also in issue.get("also") or []:
+        lines += [f"The same root cause also shows as `{also['family']}` ({also['level']} level): "
+                  f"{also['title'][0].lower() + also['title'][1:]}" + (f" ({also['evidence']})" if also.get("evidence")
+                                                                         else "") + ":", ""]
+        if also.get("snippet"):
+            lines += md_fence(also["snippet"], "sh") + [""]
+    return lines
+
+
+def _root_cause(group: list[dict], patch, heading: str) -> list[str]:
+    rc = first(group, "root_cause")
+    lines = [heading, ""] if heading.startswith("#") else []
+    lead = "" if heading.startswith("#") else f"{heading} "
+    if not rc:
+        return lines + [f"{lead}Not located in the installed source.", ""]
+    where = source_where(rc)
+    code = marked_line(rc.get("excerpt") or "")
+    if code and _removed_by(patch, code):  # the diff below shows that line with its context
+        return lines + [f"{lead}{where}: {md_code(code)}" + (f" — {rc['why']}" if rc.get("why") else "")
+                        + ". The patch below replaces this line.", ""]
+    lines += [f"{lead}{where}" + (f": {rc['why']}." if rc.get("why") else "."), ""]
+    if rc.get("excerpt"):
+        lines += md_fence(rc["excerpt"], "python") + [""]
+    return lines
+
+
+def _head(sections: list) -> dict:
+    """The issue's own facts: the patch's issue note when it fixes several families, else the
+    family's."""
+    issue = first(sections[0][1], "issue") or {}
+    note = issue.get("issue_note")
+    return {**issue, **{k: note[k] for k in ("kind", "title", "function", "lead", "consequence", "default_change")},
+            "regression": None} if note else issue
+
+
+def _params(sections: list) -> str:
+    texts = []
+    for entry, group, _ in sections:
+        claims = group[0].get("claims") or {}
+        params = T.library_params(claims, first(group, "issue"))
+        held = f"definition={claims['definition']}" if claims.get("definition") else ""
+        texts.append((entry["implementation"], (params or "the defaults") + (f" (held to {held})" if held else "")))
+    if len({t for _, t in texts}) == 1:
+        return texts[0][1]
+    return "; ".join(f"{impl}: {t}" for impl, t in texts)
+
+
+def _sections(sections: list, lib: str) -> list[str]:
+    """Several families (or configurations) of one patch: each with its repro and root cause
+    (and its severity, from the impact study, when there is one)."""
+    by_family = len({g[0]["family"] for _, g, _ in sections}) > 1
+    lines = [f"## The {len(sections)} {'differences' if by_family else 'configurations'}, each with its repro "
+             f"(it needs only {lib})", ""]
+    for entry, group, _ in sections:
+        issue = first(group, "issue") or {}
+        data = (entry.get("impact") or {}).get("data") if isinstance(entry.get("impact"), dict) else None
+        severity = T.severity(first(group, "impact"), data)
+        if by_family:
+            lines += [f"### `{group[0]['family']}`: {issue.get('title') or group[0].get('title')}", ""]
+            lines += [issue["lead"], ""] if issue.get("lead") else []
+            lines += [f"**Severity:** {severity}.", ""] if severity else []
+        else:
+            lines += [f"### {entry['implementation']}: {T.library_params(group[0].get('claims') or {}, issue)}", ""]
+        lines += _repro(group, lib, None)
+        lines += _root_cause(group, first(group, "patch"), "**Root cause:**")
+    return lines
+
+
+def _patch(doc: dict, unit: dict, lib: str, version) -> list[str]:
+    sections = unit["sections"]
+    patch = first(sections[0][1], "patch")
+    lines = ["## Suggested patch", ""]
+    if patch.get("description"):
+        lines += [patch["description"][0].upper() + patch["description"][1:] + ".", ""]
+    issue = first(sections[0][1], "issue") or {}
+    note = issue.get("issue_note") or {}
+    families = list(dict.fromkeys(g[0]["family"] for _, g, _ in sections))
+    afters = [a for a in ((first(g, "issue") or {}).get("after_snippet") for _, g, _ in sections) if a]
+    for entry, group, _ in _by_verification(sections):
+        ver = (first(group, "patch") or {}).get("verification")
+        who = f"For {entry['implementation']}: " if len(sections) > 1 and not issue.get("issue_note") else ""
+        lines += [who + T.checked(ver, lib, version, families, after=bool(afters), check=bool(note.get("check"))), ""]
+    if note.get("combination"):
+        lines += [f"Together, the keywords are {note['combination']}.", ""]
+    if afters:
+        lines += ["On the patched copy, with the patch's keywords in each call:", ""]
+        lines += md_fence("\n\n".join(a.rstrip("\n") for a in afters), "python") + [""]
+    output = issue.get("check_output")
+    if note.get("check") and output:
+        lines += ["The check, run on the patched copy (it needs sacrebleu too):", ""] + md_fence(note["check"], "python")
+        lines += ["", "It prints:", ""] + md_fence("\n".join(output), "text") + [""]
+    lines += _stacking(doc, unit)
+    lines += md_fence(patch["diff"], "diff") + [""]
+    change = note.get("default_change") or issue.get("default_change")
+    if change:
+        lines += [change, ""]
+    return lines
+
+
+def _by_verification(sections: list) -> list:
+    """One section per distinct verification (a patch fixing several families of one
+    implementation is verified once)."""
+    out, seen = [], []
+    for entry, group, anchor in sections:
+        ver = (first(group, "patch") or {}).get("verification")
+        if ver not in seen:
+            seen.append(ver)
+            out.append((entry, group, anchor))
+    return out
+
+
+def _stacking(doc: dict, unit: dict) -> list[str]:
+    """The other filed patches of the implementation this one stacks with."""
+    entry, group, _ = unit["sections"][0]
+    stack = entry.get("patch_stacking")
+    mine = {g[0]["family"] for _, g, _ in unit["sections"]}
+    if not stack:
+        return []
+    others = [u for u in issue_units(doc) if u["path"] != unit["path"] and u["sections"][0][0] is entry
+              and any(set(p) & {g[0]["family"] for _, g, _ in u["sections"]} for p in stack["patches"])]
+    if not others or not any(set(p) & mine for p in stack["patches"]):
+        return []
+    links = ", ".join(f"[{u['path'].rsplit('/', 1)[-1]}]({u['path'].rsplit('/', 1)[-1]})" for u in others)
+    if stack["applies"] and stack["same"]:
+        return [f"It stacks with the patch of {links}: applied to the released source one after the other, in each "
+                f"of the {stack['orders']} orders, the patches apply and give the same file.", ""]
+    return [f"It does not stack with the patch of {links}: applied one after the other, they conflict.", ""]
+
+
+def render_unit(doc: dict, unit: dict) -> str:
+    sections = unit["sections"]
+    entry, group, _ = sections[0]
+    impl, version = entry["implementation"], version_of(doc, entry)
+    head = _head(sections)
+    lib = head.get("library") or impl
+    lines = [f"# {T.title(impl, version, head, group[0].get('title') or group[0]['family'])}", ""]
+    data = (entry.get("impact") or {}).get("data") if isinstance(entry.get("impact"), dict) else None
+    lines += T.standing(head, T.severity(first(group, "impact"), data) if len(sections) == 1 else None)
+    lines += [f"**Environment:** {T.environment(impl, version, doc['environment'], head)}. "
+              f"**Parameters:** {_params(sections)}.", ""]
+    if len(sections) == 1:
+        lines += _repro(group, lib, "## Repro")
+        lines += _root_cause(group, first(group, "patch"), "## Root cause")
+    else:
+        lines += _sections(sections, lib)
+    if first(group, "patch"):
+        lines += _patch(doc, unit, lib, version)
+    else:
+        lines += ["**Suggested patch:** none.", ""]
+    related = []
+    for _, g, _ in sections:
+        related += [r for r in (first(g, "issue") or {}).get("related") or [] if r not in related]
+    lines += T.related(_ordered(related, head))
     lines += [f"<sub>Found by a differential audit against an exact chrF reference (chrf-audit "
               f"{doc['environment']['chrf_audit']}).</sub>", ""]
     return visible("\n".join(lines))
 
 
+def _ordered(records: list, head: dict) -> list:
+    """The issue note's related records first, in its order."""
+    want = [tuple(r) for r in ((head.get("issue_note") or {}).get("related") or [])]
+    key = {w: i for i, w in enumerate(want)}
+    return sorted(records, key=lambda r: key.get((r["repository"], r["number"]), len(key)))
+
+
 def render(doc: dict) -> dict[str, bytes]:
-    """{"issues/<report>/<family>.md": bytes} for every family of every implementation."""
+    """{"issues/<report>/<first family>.md": bytes}: one file per fix, and each combined patch."""
     out: dict[str, bytes] = {}
+    for unit in issue_units(doc):
+        out[unit["path"]] = render_unit(doc, unit).encode("utf-8", "backslashreplace")
     for entry in doc["implementations"]:
-        groups = families(findings_of(doc, entry["implementation"]))
-        for group, anchor in zip(groups, anchors(groups)):  # unexplained, unexplained-1, ...
-            if (first(group, "issue") or {}).get("filed", True) is False:
-                continue  # fixed upstream after the audited release, or negligible: the report says so
-            out[issue_path(entry, anchor)] = render_issue(doc, entry, group).encode("utf-8", "backslashreplace")
         if entry.get("combined_patch"):
             out[combined_path(entry)] = render_combined(doc, entry).encode("utf-8", "backslashreplace")
     return out

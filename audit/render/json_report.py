@@ -22,7 +22,10 @@ from ._text import unique_slugs
 #: parameters a largest-difference input was scored under), scope.diverging
 #: 1.3: findings[].issue (the upstream issue's facts), patch.verification (what was checked)
 #: 1.4: patch.verification.from_cache (a verdict read from the verification cache, and its writer)
-SCHEMA_VERSION = "1.4"
+#: 1.5: patch.verification.gates and .check (the library's gates, the check of an opt-in patch's
+#: keywords together), issue.group / issue_note / check_output / after_snippet (one issue per patch),
+#: implementations[].patch_stacking and .conformance_titles
+SCHEMA_VERSION = "1.5"
 
 #: a sweep's input diverges when its difference exceeds this (or it gave no number)
 SWEEP_TOLERANCE = 1e-9
@@ -110,6 +113,14 @@ def _finding(f, enriched, impact: Optional[dict], slug: str) -> dict:
     return out
 
 
+def conformance_titles(entry: dict) -> dict:
+    """What each family of the conformance matrix that is no finding of the implementation
+    means (a finding's row says it where the report shows it): family -> its title."""
+    own = set(entry.get("families") or ())
+    fams = {f for levels in (entry.get("conformance") or {}).values() for fs in (levels or {}).values() for f in fs}
+    return {f: family_title(f) for f in sorted(fams - own)}
+
+
 def build(enriched, *, generated_at: Optional[str] = None) -> dict:
     """The document of an ``EnrichedResult`` (plain JSON data).  ``generated_at``: the time of
     the run (``--timestamp``: ``audit.commands.writing.run_time`` reads the clock, never a
@@ -143,9 +154,15 @@ def build(enriched, *, generated_at: Optional[str] = None) -> dict:
     ]
     # one diff fixing every family with a patch (the enrich fact ``combined_patches``, when known)
     combined = getattr(enriched, "combined_patches", None) or {}
+    stacking = getattr(enriched, "stacking", None) or {}
     for entry in doc["implementations"]:
         if combined.get(entry["implementation"]):
             entry["combined_patch"] = combined[entry["implementation"]]
+        if stacking.get(entry["implementation"]):
+            entry["patch_stacking"] = stacking[entry["implementation"]]
+        titles = conformance_titles(entry)
+        if titles:
+            entry["conformance_titles"] = titles
     doc["findings"] = [_finding(f, enriched, impact, slugs[a.implementation]) for a in result.adapters for f in a.findings]
     if generated_at is not None:
         # The only non-reproducible field, kept apart from everything else.

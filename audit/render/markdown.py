@@ -16,29 +16,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, cache_note, claims_text, distinct, families, findings_of,
+from ._doc import (DEFINITIONS, LEVELS, actual_text, anchors, claims_text, distinct, families, findings_of,
                    first, is_metamorphic, largest_text, marked_line, source_where, version_of)
-from ._text import (REPRO_KEY, corpus_repro, fit_line, md_cell, md_code, md_fence, md_table, num,
+from ._text import (REPRO_KEY, corpus_repro, escape, fit_line, md_cell, md_code, md_fence, md_table, num,
                     repro_text, signed, visible)
 from .contract_table import markdown_lines as contract_markdown
 from .impact_markdown import impact_lines
-
-PATCH_STATUS = {
-    True: "**verified**: applied to a temporary copy of the installed package (and called with the keyword it "
-          "adds, when it adds one), this family's repros agree with the reference, an audit of the copy finds no "
-          "new family, and the library's own tests pass",
-    False: "**not verified**: on a patched copy, this family's repro still diverges, or the patch introduces "
-           "a family, or breaks one of the library's own tests, or the copy could not be audited",
-    None: "not verified (verification not run)",
-}
-PATCH_SHORT = {True: "verified", False: "not verified", None: "not checked"}
-
-
-def issue_path(entry: dict, anchor: str) -> str:
-    """The pasteable upstream issue of a family (``anchor``: its id, or id-1, ... for a second
-    group of one id), relative to the reports directory."""
-    return f"issues/{entry['report'][:-3]}/{anchor}.md"
-
+from .issue_units import issue_path, issue_paths
+from .markdown_patches import combined_lines, patch_section, patch_short
 
 def _verdict(conf: Optional[dict], definition: str, level: str) -> str:
     if not conf or definition not in conf or level not in (conf.get(definition) or {}):
@@ -52,7 +37,21 @@ def _verdict(conf: Optional[dict], definition: str, level: str) -> str:
 def conformance_matrix(entry: dict) -> list[str]:
     conf = entry.get("conformance")
     rows = [[f"`{d}`"] + [_verdict(conf, d, lv) for lv in LEVELS] for d in DEFINITIONS]
-    return md_table(["Definition", "Sentence level", "Corpus level"], rows)
+    return md_table(["Definition", "Sentence level", "Corpus level"], rows) + _conformance_notes(entry)
+
+
+def _conformance_notes(entry: dict) -> list[str]:
+    """What every family of the matrix is: a finding's family has its section below; the
+    others break a definition the implementation does not claim, and are said here."""
+    titles = entry.get("conformance_titles") or {}
+    if not titles:
+        return []
+    claimed = (entry.get("claims") or {}).get("definition")
+    items = [f"`{f}`: {md_cell(t)}" for f, t in titles.items()]
+    found = " Each other family is a finding, with its section below." if entry.get("families") else ""
+    return ["", f"In the rows of definitions other than the claimed {md_cell(str(claimed))} (the audit's inputs "
+                "re-scored under each definition and classified), the families that are no finding of this audit, "
+                "each title's \"claimed definition\" being its row's: " + "; ".join(items) + "." + found]
 
 
 def _orders_table(rows: list[dict]) -> list[str]:
@@ -112,7 +111,7 @@ def _levels_table(entry: dict, group: list[dict]) -> list[str]:
         put("Inputs in this family", i, f"{f.get('examples', 0)} (first from {md_cell(f.get('origin', 'search'))})")
         largest = largest_text(f, md_code)
         if largest:
-            put("Largest difference seen", i, largest)
+            put("Largest difference seen (this family alone)", i, largest)
         if f.get("flaky"):
             put("Flaky", i, "⚠ the minimal repro did not reproduce on replay")
     head = [""] + [f"{f['level'].capitalize()} level" for f in group]
@@ -121,7 +120,14 @@ def _levels_table(entry: dict, group: list[dict]) -> list[str]:
 
 def _snippets(group: list[dict]) -> list[str]:
     """The family's runnable repros: one code block per language, each level's snippet whole
-    (it runs alone), one after the other (the block runs as one program too)."""
+    (it runs alone), one after the other (the block runs as one program too).  When the issue's
+    repro is not the minimal one (which does not hold after the family's patch alone), the
+    issue's is shown, as in the issue file."""
+    alt = (first(group, "issue") or {}).get("repro")
+    if alt:
+        return [f"Repro at the {alt['level']} level, as in the upstream issue (the minimal repros above show the "
+                "family too, but after its patch alone another difference starts to matter on them):", "",
+                f"```{group[0].get('snippet_language', 'python')}", alt["snippet"].rstrip("\n"), "```", ""]
     lines: list[str] = []
     langs: dict[str, list[dict]] = {}
     for f in group:
@@ -242,35 +248,13 @@ def _standing(group: list[dict]) -> list[str]:
     return [" ".join(out), ""] if out else []
 
 
-def _patch(entry: dict, group: list[dict], anchor: str) -> list[str]:
-    patch = first(group, "patch")
-    issue = f"[`{issue_path(entry, anchor)}`]({issue_path(entry, anchor)})"
-    verification = (patch or {}).get("verification") or {}
-    cached = cache_note(verification)
-    # a status other than "verified" names why, in text from outside (an error message): escaped
-    failed = f"**{md_cell(verification['status'], None)}**" \
-        if patch and verification.get("status") not in (None, "verified") else None
-    if (first(group, "issue") or {}).get("filed") is False:
-        status = PATCH_STATUS[patch.get("verified")] if patch else "no patch suggestion for this family"
-        return [f"**Patch:** {failed or status}.{cached} No upstream issue is written for it.", ""]
-    if failed:
-        return [f"**Patch:** {failed}.{cached} The diff and what was checked, in a pasteable upstream issue: "
-                f"{issue}.", ""]
-    if not patch:
-        return [f"**Patch:** no patch suggestion for this family. The upstream issue: {issue}.", ""]
-    text = f"**Patch:** {PATCH_STATUS[patch.get('verified')]}.{cached}"
-    if patch.get("description"):
-        text += " " + patch["description"][0].upper() + patch["description"][1:] + "."
-    return [text + f" The diff and the source around the root cause, in a pasteable upstream issue: {issue}.", ""]
-
-
-def _family_section(entry: dict, group: list[dict], anchor: str, version: Optional[str]) -> list[str]:
+def _family_section(entry: dict, group: list[dict], path: str, version: Optional[str]) -> list[str]:
     f0 = group[0]
     lines = [f"## `{f0['family']}`", "", f"**What is wrong:** {md_cell(f0.get('title') or f0['family'])}.", ""]
     lines += _standing(group)
     lines += _levels_table(entry, group) + [""]
     lines += _snippets(group) + _orders(entry, group) + _scope(entry, group)
-    lines += _root_cause(entry, group, version) + _patch(entry, group, anchor)
+    lines += _root_cause(entry, group, version) + patch_section(entry, group, path)
     impact = first(group, "impact")
     if impact is not None:
         lines += ["### Impact on a corpus", ""] + impact_lines(impact) + [""]
@@ -283,30 +267,19 @@ def _summary(entry: dict, findings: list[dict]) -> list[str]:
     groups = families(findings)
     body = []
     for group, anchor in zip(groups, anchors(groups)):
+        alt = (first(group, "issue") or {}).get("repro")
         for f in group:
             p = f.get("patch")
+            short = patch_short(p)
+            if alt and p and short == "verified":
+                short += f" (on the issue's {alt['level']} repro)"  # the minimal one does not hold after it alone
             body.append([f"[`{f['family']}`](#{anchor})", f["level"], md_code(repro_text(f["minimal"]["inputs"], 50)),
                          num(f["minimal"]["expected"]) + (" (own)" if is_metamorphic(f) else ""), actual_text(f),
-                         signed(f["minimal"].get("difference")), PATCH_SHORT[p.get("verified")] if p else "—"])
+                         signed(f["minimal"].get("difference")), short])
     key = [REPRO_KEY.replace("repro key:", "Repro key:", 1), ""] \
         if any(corpus_repro(f["minimal"]["inputs"]) for f in findings) else []
     return md_table(["Family", "Level", "Minimal repro", "Expected", "Actual", "Difference", "Patch"], body,
                     ["---", "---", "---", "---:", "---:", "---:", "---"]) + [""] + key
-
-
-def combined_path(entry: dict) -> str:
-    return f"issues/{entry['report'][:-3]}/all-families.md"
-
-
-def _combined(entry: dict) -> list[str]:
-    """The one diff that fixes every family with a patch, when the document has it."""
-    c = entry.get("combined_patch")
-    if not c:
-        return []
-    fams = ", ".join(f"`{f}`" for f in c.get("families", []))
-    status = PATCH_SHORT[c.get("verified")]
-    return [f"**All at once:** one combined patch fixes {fams} ({status}): "
-            f"[`{combined_path(entry)}`]({combined_path(entry)}).{cache_note(c.get('verification'))}", ""]
 
 
 def _environment(doc: dict, entry: dict, version: Optional[str]) -> list[str]:
@@ -347,7 +320,7 @@ def render_one(doc: dict, entry: dict) -> str:
         lines += [f"- {md_cell(fit_line(impl, level, fit))}." for level, fit in fits.items()] + [""]
     lines += contract_markdown(entry.get("contract"))
     lines += ["## Environment", ""] + _environment(doc, entry, version)
-    lines += ["## Summary", ""] + _summary(entry, findings) + _combined(entry)
+    lines += ["## Summary", ""] + _summary(entry, findings) + combined_lines(doc, entry)
     imp = entry.get("impact")
     if imp is not None:
         rest = {k: v for k, v in imp.items() if k != "by_family"} if isinstance(imp, dict) else imp
@@ -355,8 +328,9 @@ def render_one(doc: dict, entry: dict) -> str:
             rest = imp  # a study record renders its own attribution summary
         if rest:
             lines += ["## Impact on a corpus", ""] + impact_lines(rest) + [""]
+    paths = issue_paths(doc)
     for group, anchor in zip(groups, anchors(groups)):
-        lines += _family_section(entry, group, anchor, version)
+        lines += _family_section(entry, group, paths.get((impl, anchor), issue_path(entry, anchor)), version)
     lines += ["---", "", f"Generated by chrf-audit {env['chrf_audit']}. Expected values are exact "
               "(fractions on the 0..100 scale); every number here is a field of `audit.json`.", ""]
     # the last word on control characters: whatever a field held (an implementation's error

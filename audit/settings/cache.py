@@ -1,6 +1,7 @@
 """Where chrf-audit keeps what it builds once and reuses: ``$CHRF_AUDIT_CACHE``, else
 ``~/.cache/chrf-audit`` (evaluatio's venv under ``stats/``, the release environments under
-``versions/``, the patch verifications under ``verify/``).  Never committed, and never what a
+``versions/``, the patch verifications under ``verify/``, the tools of a library's gates under
+``gates/``).  Never committed, and never what a
 report's facts depend on: a verification read from it says so, and versions results are the
 project's (``audit.enrich.versions``)."""
 

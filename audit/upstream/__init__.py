@@ -36,7 +36,7 @@ from .registry import libraries, library_of
 __all__ = [
     "BUILTIN", "get", "is_builtin", "version", "repro_snippet", "snippet_language", "protocol_request", "root_cause", "patch", "patch_description",
     "scope", "apply_unified_diff", "PatchError", "combined_patch", "patch_options", "knowledge",
-    "issue_candidates",
+    "issue_candidates", "patch_group", "gates", "stacking", "after_snippet",
 ]
 
 BUILTIN = tuple(libraries())
@@ -221,6 +221,18 @@ def repro_snippet(implementation: str, finding) -> str:
     return module.repro_snippet(finding, version(implementation))
 
 
+def after_snippet(implementation: str, finding, options: dict, prints: str) -> Optional[str]:
+    """The finding's repro with the keywords of an opt-in patch in its call and what it prints
+    on the patched copy (None without keywords: the repro itself is then what runs after)."""
+    if not options:
+        return None
+    try:
+        module = get(implementation)
+    except KeyError:
+        return None
+    return module.repro_snippet(finding, version(implementation), options=options, prints=prints)
+
+
 def root_cause(implementation: str, family: str) -> Optional[dict]:
     """Where the family's cause lives in the installed upstream source, found by searching the
     source text: ``{"file", "path", "line", "function", "excerpt", "why"}`` or None."""
@@ -246,13 +258,32 @@ def patch(implementation: str, family: str) -> Optional[str]:
     return make_diff(rel, old, new) or None
 
 
+def patch_group(implementation: str, family: str) -> list[str]:
+    """The families the patch that fixes ``family`` fixes, ``family`` first among its group's
+    order (one patch, one issue); ``[family]`` when its patch fixes it alone."""
+    try:
+        return list(get(implementation).patch_group(family)) or [family]
+    except KeyError:
+        return [family]
+
+
+def _combinable(implementation: str, families) -> list[str]:
+    """The families a maintainer would fix together in one diff: bugs against the library's
+    documentation (a definition difference's opt-in keywords are a feature of their own) that
+    are not fixed upstream already (never re-filed)."""
+    k = knowledge(implementation)
+    notes = k.notes if k is not None else {}
+    return [f for f in families if f not in notes or (notes[f].kind == "bug" and not notes[f].fixed_upstream)]
+
+
 def combined_patch(implementation: str, families) -> Optional[dict]:
     """One unified diff against the installed source fixing every family of ``families``
-    that has a patch: ``{"diff", "families", "files"}``, or None when fewer than two have
-    one (the per-family patch is then the whole fix) or their edits do not combine.  Whether
-    it works is judged like every patch (``audit.patches.verdict``)."""
+    that has a patch and that a maintainer would fix together (``_combinable``):
+    ``{"diff", "families", "files"}``, or None when fewer than two do (the per-family patch is
+    then the whole fix) or their edits do not combine.  Whether it works is judged like every
+    patch (``audit.patches.verdict``)."""
     try:
-        found = get(implementation).combined_source(list(families))
+        found = get(implementation).combined_source(_combinable(implementation, list(families)))
     except KeyError:
         return None
     if found is None:
@@ -262,13 +293,57 @@ def combined_patch(implementation: str, families) -> Optional[dict]:
     return {"diff": diff, "families": fixed, "files": [rel]} if diff else None
 
 
-def patch_options(implementation: str, families) -> dict:
+def patch_options(implementation: str, families, level: str = "corpus") -> dict:
     """The keyword arguments that turn on what the opt-in patches of ``families`` add (the
-    patched copy is audited called with them); {} for a patch that changes the default."""
+    patched copy is audited called with them), those the ``level``'s function takes; {} for a
+    patch that changes the default."""
     try:
-        return dict(get(implementation).patch_options(list(families)))
+        return dict(get(implementation).patch_options(list(families), level))
     except KeyError:
         return {}
+
+
+def gates(implementation: str):
+    """The formatter and linters the library's repository runs on a change
+    (``records.Gates``), or None."""
+    k = knowledge(implementation)
+    return k.gates if k is not None else None
+
+
+def stacking(implementation: str, families) -> Optional[dict]:
+    """Whether the patches of ``families`` stack (one diff per patch group): each applied to the
+    released source after the others, in every order; ``{"patches": [[families]...],
+    "orders": n, "applies": bool, "same": bool}`` (``same``: every order gives one text), or
+    None when fewer than two patches are known."""
+    from itertools import permutations
+
+    from .patching import PatchError, apply_diff_text
+
+    groups, diffs = [], []
+    for fam in families:
+        group = patch_group(implementation, fam)
+        diff = patch(implementation, fam)
+        if diff and group not in groups:
+            groups.append(group)
+            diffs.append(diff)
+    if len(diffs) < 2:
+        return None
+    try:
+        original = get(implementation).patched_source(groups[0][0])[1]
+    except (KeyError, TypeError):
+        return None
+    results, applies = set(), True
+    orders = list(permutations(range(len(diffs))))
+    for order in orders:
+        text = original
+        try:
+            for i in order:
+                text = apply_diff_text(diffs[i], text)
+        except PatchError:
+            applies = False
+            continue
+        results.add(text)
+    return {"patches": groups, "orders": len(orders), "applies": applies, "same": applies and len(results) == 1}
 
 
 def knowledge(implementation: str):

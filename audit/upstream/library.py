@@ -71,13 +71,16 @@ class Upstream:
     #: families -> (relative file, original text, text fixing all of them that have a patch,
     #: those families) or None: the combined patch (``audit.upstream.combined_patch``)
     combined_source: Callable = lambda families: None
-    #: families -> the keyword arguments that turn on what their opt-in patches add (a
-    #: definition difference's patch keeps the default): the patched copy is audited called
-    #: with them (the backend class takes them as keywords)
-    patch_options: Callable = lambda families: {}
+    #: (families, level) -> the keyword arguments that turn on what their opt-in patches add
+    #: (a definition difference's patch keeps the default), those the level's function takes:
+    #: the patched copy is audited called with them (the backend class takes them as keywords)
+    patch_options: Callable = lambda families, level="corpus": {}
     #: what its documentation claims, each family's standing against it, its tracker's related
-    #: issues and pull requests (``records.Knowledge``)
+    #: issues and pull requests, the gates its repository runs (``records.Knowledge``)
     knowledge: Any = None
+    #: family -> the families the patch that fixes it fixes (itself alone by default): one
+    #: patch, one issue
+    patch_group: Callable = lambda family: (family,)
 
     @property
     def package(self) -> str:

@@ -6,12 +6,13 @@ on 0..1; ``corpus_chrf(references, hypotheses, ...)`` takes one reference per se
 
 It departs from sacreBLEU's default chrF in four families.  Three are what nltk documents
 (its docstring promises chrF++.py's results and a macro-averaged corpus score): definition
-differences, whose patches add sacreBLEU's behaviour behind a keyword with the default kept
-(``nltk_patches``); the fourth, the whitespace set, breaks the documentation (a bug, patched
-in place).  The patched copy is audited called with the opt-in keywords (``patch_options``),
-so a verification shows each family fixed where it is asked for.  ``combined_source`` fixes
-them all at once.  ``nltk_record`` holds the docstring's claims, each family's standing and
-the related upstream issues.  Patches are computed against the *installed* source text (never
+differences, which one patch fixes with three keywords, sacreBLEU's behaviour behind each and
+the defaults kept (``nltk_patches``; only together are they sacreBLEU's chrF); the fourth, the
+whitespace set, breaks the documentation (a bug, patched in place by a patch of its own that
+stacks with the first).  The patched copy is audited called with the opt-in keywords
+(``patch_options``), so a verification shows each family fixed where it is asked for.
+``nltk_record`` holds the docstring's claims, each family's standing, the related upstream
+issues and the gates nltk's repository runs.  Patches are computed against the *installed* source text (never
 hard-coded line numbers); when the expected code is not there (another nltk version),
 ``patch`` returns None.
 """
@@ -34,15 +35,20 @@ MODULE = "nltk.translate.chrf_score"
 DEFAULT_CLAIMS = {**CLAIM_DEFAULTS, "beta": 3, "scale": 1}
 
 # -- repro snippets ----------------------------------------------------------------------------
-def _kwargs(claims: dict) -> str:
+def _kwargs(claims: dict, options: Optional[dict] = None) -> str:
     c = claims_with_defaults({**DEFAULT_CLAIMS, **(claims or {})})
+    extra = "".join(f", {k}={v!r}".replace("'", '"') for k, v in (options or {}).items())
     return (
         f"min_len=1, max_len={int(c['char_order'])}, beta={float(exact_beta(c['beta']))!r}, "
-        f"ignore_whitespace={not bool(c['whitespace'])}"
+        f"ignore_whitespace={not bool(c['whitespace'])}{extra}"
     )
 
 
-def repro_snippet(finding, version: Optional[str] = None) -> str:
+def repro_snippet(finding, version: Optional[str] = None, options: Optional[dict] = None,
+                  prints: Optional[str] = None) -> str:
+    """The finding's repro, importing nltk only; with ``options`` (the keywords of an opt-in
+    patch, those the level's function takes) the call passes them and ``prints`` is what it
+    prints on the patched copy."""
     m = finding.minimal
     claims = claims_with_defaults({**DEFAULT_CLAIMS, **(finding.claims or {})})
     head = [f"# chrF repro for nltk{' ' + version if version else ''}: {finding.family}"]
@@ -70,7 +76,7 @@ def repro_snippet(finding, version: Optional[str] = None) -> str:
             f"hypothesis = {py_literal(m.inputs['hypothesis'])}",
             f"reference = {py_literal(refs[0])}",
             "# nltk takes the reference first and scores on 0..1",
-            f"score = sentence_chrf(reference, hypothesis, {_kwargs(claims)})",
+            f"score = sentence_chrf(reference, hypothesis, {_kwargs(claims, options)})",
         ]
     else:
         refs = [list(r)[0] for r in m.inputs["references"]]
@@ -82,24 +88,26 @@ def repro_snippet(finding, version: Optional[str] = None) -> str:
             f"hypotheses = {py_list_literal(m.inputs['hypotheses'])}",
             f"references = {py_list_literal(refs)}  # one reference per segment",
             "# nltk takes the references first and scores on 0..1",
-            f"score = corpus_chrf(references, hypotheses, {_kwargs(claims)})",
+            f"score = corpus_chrf(references, hypotheses, {_kwargs(claims, options)})",
         ]
-    lines.append(f"print(score)  # prints {got}; expected {exp_text}")
+    lines.append(f"print(score)  # prints {prints}" if options else f"print(score)  # prints {got}; expected {exp_text}")
     return "\n".join(lines) + "\n"
 
 
 # -- patches (``nltk_patches``: opt-in keywords for the documented definitions) ------------------
+_DEFINITION = ("add three keywords whose defaults keep today's scores: `effective_order=False` (True: only the "
+               "orders with n-grams on both sides are averaged) and `order_average=\"fscore\"` "
+               "(\"precision_recall\": precision and recall are averaged over the orders and combined into one "
+               "F-score) to sentence_chrf and corpus_chrf, and `average=\"macro\"` (\"micro\": the n-gram "
+               "statistics summed over the sentences are scored once) to corpus_chrf; each docstring says what the "
+               "keyword computes alone, and the docstrings recommend the combination that is sacreBLEU's chrF")
 PATCH_DESCRIPTIONS = {
-    "requested-order-divisor": "add `effective_order=False` to sentence_chrf and corpus_chrf: with True, each "
-                               "sentence's per-order F-scores are averaged over its effective orders (orders with "
-                               "n-grams on both sides) only; the default keeps today's scores",
-    "f-score-averaged": "add `average=\"fscore\"` to sentence_chrf and corpus_chrf: with \"precision_recall\", "
-                        "precision and recall are averaged over the orders and combined into one F-score; the "
-                        "default keeps today's scores",
-    "corpus-macro-average": "add `micro_average=False` to corpus_chrf: with True, the n-gram statistics are summed "
-                            "over the sentences and scored once; the default keeps today's macro-average",
+    "requested-order-divisor": _DEFINITION,
+    "f-score-averaged": _DEFINITION,
+    "corpus-macro-average": _DEFINITION,
     "whitespace-set-white-space": "remove every str.isspace() character with \"\".join(sent.split()) (U+001C..U+001F "
-                                  "included, as nltk 3.10.3's re.sub did), with a doctest line",
+                                  "included, as nltk 3.10.3's re.sub did), with a doctest line, and drop the "
+                                  "nltk.redos import only that line used",
 }
 
 
@@ -154,7 +162,7 @@ class NltkBackend:
         )
 
     def sentence(self, claims, hypothesis, references):
-        options = {k: v for k, v in self.options.items() if k != "micro_average"}  # corpus_chrf's only
+        options = {k: v for k, v in self.options.items() if k not in nltk_patches.CORPUS_ONLY}
         return self.m.sentence_chrf(references[0], hypothesis, **self._kw(claims), **options)
 
     def corpus(self, claims, hypotheses, references):
@@ -170,4 +178,5 @@ UPSTREAM = Upstream(
     ),
     combined_source=combined_source, backend=NltkBackend, repro_snippet=repro_snippet, patched_source=patched_source,
     patch_descriptions=PATCH_DESCRIPTIONS, patch_options=nltk_patches.options, knowledge=nltk_record.KNOWLEDGE,
+    patch_group=nltk_patches.group_of,
 )

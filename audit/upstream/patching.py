@@ -109,6 +109,29 @@ def parse_unified_diff(diff: str) -> list[tuple[str, list[tuple[int, list[str], 
     return files
 
 
+def _apply_hunks(rel: str, hunks, text: list[str]) -> list[str]:
+    """``text`` (lines) with each hunk applied: exactly, at its stated line or the nearest offset."""
+    offset = 0
+    for old_start, old, new in hunks:
+        want = old_start - 1 + offset
+        candidates = sorted(range(len(text) - len(old) + 1), key=lambda k: (abs(k - want), k))
+        at = next((k for k in candidates if text[k:k + len(old)] == old), None)
+        if at is None:
+            raise PatchError(f"{rel}: hunk at line {old_start} does not apply")
+        text[at:at + len(old)] = new
+        offset = at - (old_start - 1) + len(new) - len(old)
+    return text
+
+
+def apply_diff_text(diff: str, text: str) -> str:
+    """The text of a one-file ``diff``'s file after it is applied to ``text`` (in memory)."""
+    files = parse_unified_diff(diff)
+    if len(files) != 1:
+        raise PatchError("a diff of one file was expected")
+    rel, hunks = files[0]
+    return "".join(_apply_hunks(rel, hunks, text.splitlines(keepends=True)))
+
+
 def apply_unified_diff(diff: str, root: Path) -> list[Path]:
     """A minimal unified-diff applier (``-p1``): each hunk must match exactly, at its stated
     line or, failing that, at the nearest offset.  Returns the files changed."""
@@ -117,16 +140,7 @@ def apply_unified_diff(diff: str, root: Path) -> list[Path]:
         path = contained(root, rel)
         if not path.is_file():
             raise PatchError(f"{rel}: no such file under {root}")
-        text = path.read_text(encoding="utf-8").splitlines(keepends=True)
-        offset = 0
-        for old_start, old, new in hunks:
-            want = old_start - 1 + offset
-            candidates = sorted(range(len(text) - len(old) + 1), key=lambda k: (abs(k - want), k))
-            at = next((k for k in candidates if text[k:k + len(old)] == old), None)
-            if at is None:
-                raise PatchError(f"{rel}: hunk at line {old_start} does not apply")
-            text[at:at + len(old)] = new
-            offset = at - (old_start - 1) + len(new) - len(old)
+        text = _apply_hunks(rel, hunks, path.read_text(encoding="utf-8").splitlines(keepends=True))
         path.write_text("".join(text), encoding="utf-8")
         changed.append(path)
     return changed

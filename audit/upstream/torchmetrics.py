@@ -118,7 +118,7 @@ _HYP_NEW = """\
             ref_char_totals, ref_word_totals = target_char_n_grams, target_word_n_grams
         else:
             _, _, ref_char_totals, ref_word_totals = _get_n_grams_counts_and_total_ngrams(
-                targets[0], n_char_order, n_word_order, lowercase, whitespace  # type: ignore
+                targets[0], n_char_order, n_word_order, lowercase, whitespace
             )
         total_preds_char_n_grams = _sum_over_dicts(
             total_preds_char_n_grams, {n: c for n, c in pred_char_n_grams.items() if ref_char_totals[n] > 0}
