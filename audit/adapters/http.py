@@ -46,14 +46,14 @@ class HttpAdapter(Adapter):
     """One service endpoint held to one contract."""
 
     accepts = frozenset({"lowercase"})  # beta is a contract check: the search's swarm draws 0.5
-    sources: dict = {}
 
     def __init__(self, url: str, contract, client: HttpClient, *, name: Optional[str] = None,
-                 env_headers: tuple = (), claims: Optional[Claims] = None):
+                 env_headers: tuple = (), claims: Optional[Claims] = None, document: Optional[dict] = None):
         self.url = url
         self.contract = contract
         self.client = client
         self.env_headers = env_headers  # which variables supplied headers (never their values)
+        self.document = document  # where the contract came from, and how it differs from the built-in one
         self.name = name or public_url(url)
         self.version = contract.id
         m = contract.metric
@@ -85,16 +85,13 @@ class HttpAdapter(Adapter):
         client = BudgetedClient(HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
                                            concurrency=concurrency, retries=retries, max_requests=max_requests,
                                            headers=headers, secrets=credentials.secrets), timeout)
-        adapter = cls(url, contract, client, name=name, env_headers=env_headers)
-        adapter.document = document
+        adapter = cls(url, contract, client, name=name, env_headers=env_headers, document=document)
         try:
             adapter.preflight()
         except BaseException:
             client.close()
             raise
         return adapter
-
-    document: Optional[dict] = None  # where the contract came from, and how it differs from the built-in one
 
     def preflight(self) -> None:
         """One request (the contract's example) before the audit: a service that cannot be
@@ -105,11 +102,10 @@ class HttpAdapter(Adapter):
             raise AdapterError(f"--http {public_url(self.url)}: {reply.detail}")
 
     # -- Adapter ------------------------------------------------------------------------------
-    def _variant(self, claims: Claims) -> "HttpAdapter":
+    def with_claims(self, claims: Claims) -> "HttpAdapter":
         v = type(self)(self.url, self.contract, self.client, name=self.name, env_headers=self.env_headers,
-                       claims=claims)
-        v._owner = False
-        v.document = self.document
+                       claims=claims, document=self.document)
+        v._owner = False  # the client stays this adapter's to close
         return v
 
     def request_body(self, level: str, inputs: dict, claims: Optional[dict] = None):

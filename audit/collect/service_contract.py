@@ -286,7 +286,7 @@ def _table(adapter, run: ContractRun, summary, scored: list[Probe], replies: lis
                           "answer": None if ex is None else reply.kind == "json" and reply.body == ex}
     return {"contract": c.id, "origin": c.origin, "url": adapter.source_record("corpus")["url"], "promises": rows,
             "requests": adapter.client.requests, "retries": adapter.client.retried, "example": reproduced,
-            "readings": _readings(c, run), **({"document": adapter.document} if getattr(adapter, "document", None)
+            "readings": _readings(c, run), **({"document": adapter.document} if adapter.document
                                               else {})}
 
 
