@@ -156,7 +156,7 @@ def test_an_optional_capability_has_its_default_on_the_base_type():
     a = _Minimal()
     assert (a.version, a.accepts, dict(a.sources), a.accepts_surrogates, a.resolution, a.spec, a.contract) == \
         (None, frozenset(), {}, False, 0.0, None, None)
-    assert a.source_record("sentence") is None
+    assert a.source_record("sentence") is None and a.service() is None
     assert a.request_body("sentence", {"hypothesis": "a", "references": ["a"]}) is None
     assert a.raise_timeout(60.0) is None and a.signature == f"minimal|unknown|{Claims().text()}"
 

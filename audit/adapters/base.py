@@ -8,7 +8,7 @@ crashes its process, hangs or returns a non-number is a finding, not a failure o
 
 Everything the audit may ask of an adapter is declared on :class:`Adapter`, an optional
 capability with its default (``spec``, ``contract``, ``resolution``, ``request_body``,
-...): the audit reads it, it never probes for it.  It is given at construction;
+``service``, ...): the audit reads it, it never probes for it.  It is given at construction;
 other claims are a new view (``with_claims``), never an assignment from outside.
 """
 
@@ -223,7 +223,7 @@ class Adapter(abc.ABC):
     #: worker's replay): that call's keywords, its ``name`` and the ``given_name`` (None: never).
     spec: Optional[dict] = None
     #: The service contract it is held to (``audit.contract.Contract``; None: not a service):
-    #: its checks run after its search.
+    #: its checks run after its search (``service``).
     contract: Any = None
 
     @property
@@ -263,6 +263,11 @@ class Adapter(abc.ABC):
 
     def request_body(self, level: str, inputs: dict, claims: Optional[dict] = None) -> Any:
         """The request that scores one input, a service's repro (None: it takes no requests)."""
+        return None
+
+    def service(self) -> Any:
+        """The service behind ``contract`` as its checks see it (``audit.contract.checks.Service``;
+        None: no contract)."""
         return None
 
     def raise_timeout(self, seconds: float) -> None:

@@ -7,7 +7,8 @@ up to ``max_segments`` segments at once, and every input's score is read from
 The search runs at the sentence level only: there the contract's metric and the
 reference's ``sacrebleu`` definition are the same (audit.contract.definition), while the
 corpus score is held to the contract's own definition by the contract checks
-(``audit.collect.service_contract``, run after the search by ``audit.collect.unit.finish_summary``).
+(``audit.contract.checks``, given ``service()``, scheduled after the search by
+``audit.collect.service_contract``).
 
 Scores come as decimals with the contract's places, so the comparison with the exact
 reference allows one unit in the last place (``resolution``: a score rounded any way, half to
@@ -26,7 +27,9 @@ from decimal import Decimal
 from typing import Optional
 
 from ..settings import options
+from ..contract.checks import Service
 from ..contract.judge import error_answer
+from ..contract.probes import groups
 from ..render._text import terminal_line
 from ..http.client import HttpClient, Reply, check_header, check_url, public_url
 from ..http.headers import ServiceHeaders
@@ -36,10 +39,6 @@ from .service_faults import BudgetedClient
 
 #: a score as a decimal string (whole string: no trailing newline), at most 100 places
 _DECIMAL = re.compile(r"[0-9]{1,3}\.[0-9]{1,100}")
-
-
-def _utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
 
 
 class HttpAdapter(Adapter):
@@ -108,6 +107,11 @@ class HttpAdapter(Adapter):
         v._owner = False  # the client stays this adapter's to close
         return v
 
+    def service(self) -> Service:
+        """The service as its contract checks see it (``audit.contract.checks``)."""
+        return Service(self.name, self.contract, self.client, self.claims, self.signature,
+                       self.source_record("corpus"), self.document)
+
     def request_body(self, level: str, inputs: dict, claims: Optional[dict] = None):
         """The request that scores one search input (the repro of a search finding)."""
         claims = claims or self.claims.to_dict()
@@ -129,17 +133,7 @@ class HttpAdapter(Adapter):
 
     def batches(self, items: list) -> list[list[int]]:
         """Indices of ``items`` grouped into requests within the contract's limits."""
-        out, current, size = [], [], 0
-        for i, (h, refs) in enumerate(items):
-            n = _utf8_len(h) + _utf8_len(refs[0])
-            if current and (len(current) == self.contract.max_segments or size + n > self.contract.max_bytes):
-                out.append(current)
-                current, size = [], 0
-            current.append(i)
-            size += n
-        if current:
-            out.append(current)
-        return out
+        return groups(self.contract, [(h, refs[0]) for h, refs in items])
 
     def _score(self, op: str, items: list) -> list[tuple]:
         if op != "sentence":  # pragma: no cover - supports.corpus is False
