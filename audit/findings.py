@@ -128,7 +128,7 @@ class AdapterSummary:
     #: (audit.collect.fitting.fit_summary)
     fit: dict = field(default_factory=dict)
     #: a service audited by its contract (``--http``): the conformance table of
-    #: ``audit.collect.service_contract`` (each promise kept or broken), else None
+    #: ``audit.contract.conformance`` (each promise kept or broken), else None
     contract: Optional[dict] = None
 
 

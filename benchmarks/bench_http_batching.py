@@ -9,7 +9,7 @@ service and held to the exact reference, as the contract checks' segment sample 
 * per input: one request per input, each answer judged the same way, as a client that
   ignored the batch would send.
 
-Each both ways: *overlapped*, as the audit judges (``_judge_all``: the judge computes its
+Each both ways: *overlapped*, as the audit judges (``judge_all``: the judge computes its
 exact values once the request is written, while the service computes, ``HttpClient.send``'s
 ``on_written``), and *sequential* (send, wait for the answer, compute, judge).  The ratio is
 taken against the faster per-input way: the best a client that ignores the batch can do.
@@ -69,15 +69,15 @@ class Sequential:
     def __init__(self, client):
         self.client = client
 
-    def send(self, body, on_written=None):
-        return self.client.send(body)
+    def confirmed(self, body, on_written=None):
+        return self.client.confirmed(body)
 
 
 def check(adapter, items, batched: bool, overlapped: bool) -> tuple[float, int, int]:
     """Seconds to audit ``items`` as the contract checks' segment sample does (send, then judge
     every answer on every promise: schema, segment scores, rounding, tokens, corpus score);
     requests sent; promises broken (0 for the reference service)."""
-    from audit.collect.service_contract import ContractRun, _judge_all
+    from audit.contract.checks import ContractRun, judge_all
     from audit.contract.judge import Judge
     from audit.contract.probes import _score
 
@@ -88,7 +88,7 @@ def check(adapter, items, batched: bool, overlapped: bool) -> tuple[float, int, 
     probes = [_score(contract, f"batch {k}", [items[i][0] for i in g], [items[i][1][0] for i in g])
               for k, g in enumerate(groups)]
     run = ContractRun()
-    _judge_all(run, Judge(contract), probes, adapter.client if overlapped else Sequential(adapter.client))
+    judge_all(run, Judge(contract), probes, adapter.client if overlapped else Sequential(adapter.client))
     return time.perf_counter() - t0, adapter.client.requests - before, len(run.broken)
 
 

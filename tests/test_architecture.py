@@ -25,6 +25,7 @@ FORBIDDEN = (
     "audit.collect.parallel", "audit.processes.owner", "audit.collect.search", "audit.impact", "audit.diagnose.classify", "audit.collect.checker",
     "audit.collect.metamorphic", "audit.cli", "audit.commands", "audit.files.outputs", "audit.files.report_set", "audit.files.locking",
     "audit.collect.fitting", "audit.stats", "audit.http", "audit.collect.service_contract",
+    "audit.contract.checks", "audit.contract.state",
     "nltk", "sacrebleu", "torchmetrics", "torch", "subprocess", "multiprocessing", "concurrent",
 )
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 
 from audit.collect import strategies as S
-from audit.collect.service_contract import ContractRun, _judge_all, _one_reading
 from audit.contract import load
+from audit.contract.checks import ContractRun, judge_all, one_reading
 from audit.contract.judge import Judge
 from audit.contract.probes import _score
 from audit.http.client import Reply
@@ -155,7 +155,7 @@ class _Client:
     def __init__(self, answer):
         self.answer, self.sent = answer, []
 
-    def send(self, body, headers=None, on_written=None):
+    def confirmed(self, body, on_written=None):
         self.sent.append(body)
         if on_written is not None:
             on_written()
@@ -174,7 +174,7 @@ def test_two_corpora_that_legitimately_score_the_same_are_no_replay():
     a = _probe("a corpus", ["a b", "x y"], ["a", "x y"])
     b = _probe("the same corpus, other whitespace", ["a  b", "x\ty"], ["a", "x  y"])
     run = ContractRun()
-    _judge_all(run, Judge(C), [a, b], _Client(lambda body: _answer(body["hypotheses"], body["references"],
+    judge_all(run, Judge(C), [a, b], _Client(lambda body: _answer(body["hypotheses"], body["references"],
                                                                     NOT_COUNTED)))
     assert run.broken == {} and [p.name for _, p, _ in run.readings[NOT_COUNTED]] == [a.name, b.name]
 
@@ -190,7 +190,7 @@ def test_the_same_wrong_answer_twice_is_the_answers_fault_not_a_replay():
         r.body["result"].update(score_fraction="1/2", score="0.500000")
         return r
     run = ContractRun()
-    _judge_all(run, Judge(C), [a, b], _Client(wrong))
+    judge_all(run, Judge(C), [a, b], _Client(wrong))
     assert set(run.broken) == {"contract-corpus-score"} and run.broken["contract-corpus-score"].count == 2
 
 
@@ -201,7 +201,7 @@ def test_a_replayed_right_answer_is_proof():
     b = _probe("other references", ["the cat sat"], ["a dog"])
     first = _answer(["the cat sat"], ["the cat"], COUNTED)
     run = ContractRun()
-    _judge_all(run, Judge(C), [a, b], _Client(lambda body: first))
+    judge_all(run, Judge(C), [a, b], _Client(lambda body: first))
     assert set(run.broken) == {"contract-request-independence"}
     assert "right answer to an earlier, different request (first)" in run.broken["contract-request-independence"].violation.detail
 
@@ -212,10 +212,10 @@ def test_answers_that_follow_two_readings_break_the_corpus_score_promise():
     readings = iter([COUNTED, NOT_COUNTED])
     run = ContractRun()
     judge = Judge(C)
-    _judge_all(run, judge, [a, b], _Client(lambda body: _answer(body["hypotheses"], body["references"],
+    judge_all(run, judge, [a, b], _Client(lambda body: _answer(body["hypotheses"], body["references"],
                                                                  next(readings))))
     assert run.broken == {}
-    _one_reading(run, judge)
+    one_reading(run, judge)
     [(fam, broken)] = run.broken.items()
     assert fam == "contract-corpus-score" and broken.probe.name == "two"
     assert "not counted, as sacreBLEU 2.x here" in broken.violation.detail and "in one" in broken.violation.detail
@@ -242,11 +242,11 @@ def test_stats_names_the_convention_a_point_estimate_follows():
 
 
 def _state_run(alter):
-    """``_state`` against a service that answers right, but for what ``alter(body, count)``
+    """``state.check`` against a service that answers right, but for what ``alter(body, count)``
     makes of the count-th answer to one body."""
     import chrf_service
 
-    from audit.collect.service_contract import _state
+    from audit.contract import state
 
     service, seen = chrf_service.Service(), {}
 
@@ -258,7 +258,7 @@ def _state_run(alter):
             Reply("refused", status, out, "", f"HTTP {status}")
         return alter(body, seen[key], reply)
     run = ContractRun()
-    _state(run, Judge(C), _Client(answer), C)
+    state.check(run, Judge(C), _Client(answer), C)
     return run
 
 

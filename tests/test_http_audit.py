@@ -229,13 +229,13 @@ def test_no_service_is_left_running():
 
 
 def test_the_judge_computes_while_the_service_answers():
-    """``_judge_all`` hands the judge's exact values to ``on_written``: by the time an answer
+    """``judge_all`` hands the judge's exact values to ``on_written``: by the time an answer
     is read they are computed (the overlap benchmarks/bench_http_batching.py measures), and
     the answers are judged as without it (the reference service's: nothing broken)."""
     import chrf_service
 
-    from audit.collect.service_contract import ContractRun, _judge_all
     from audit.contract import load
+    from audit.contract.checks import ContractRun, judge_all
     from audit.contract.judge import Judge
     from audit.contract.probes import score_probes
     from audit.http.client import Reply
@@ -246,14 +246,14 @@ def test_the_judge_computes_while_the_service_answers():
     ready = []
 
     class Client:
-        def send(self, body, on_written=None):
+        def confirmed(self, body, on_written=None):
             on_written()
             f = probes[len(ready)].fields  # this request's
             ready.append((tuple(f["hypotheses"]), tuple(f["references"]), f["beta"], f["lowercase"]) in judge._cache)
             status, answer = service.handle(json.dumps(body).encode())
             return Reply("json", status, answer, "", f"HTTP {status}")
     run = ContractRun()
-    _judge_all(run, judge, probes, Client())
+    judge_all(run, judge, probes, Client())
     assert len(probes) > 5 and ready == [True] * len(probes) and not run.broken
 
 

@@ -5,6 +5,11 @@ An adapter states what it is (``name``, ``version``), what it *claims* to comput
 scale), what it supports, where its source lives, and scores batches of inputs.  Every call
 gives an :class:`Outcome` per input, never an exception: an implementation that raises,
 crashes its process, hangs or returns a non-number is a finding, not a failure of the audit.
+
+Everything the audit may ask of an adapter is declared on :class:`Adapter`, an optional
+capability with its default (``spec``, ``contract``, ``resolution``, ``request_body``,
+``service``, ...): the audit reads it, it never probes for it.  It is given at construction;
+other claims are a new view (``with_claims``), never an assignment from outside.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional, Sequence, Union
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping, Optional, Sequence, Union
 
-import reference_impl
 from reference_impl import ChrfParams
 
 from ..errors import UsageError
@@ -147,6 +153,33 @@ class SourceLocation:
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
 
+    @property
+    def portable_file(self) -> Optional[str]:
+        """An installed package's file as its path inside site-packages ("nltk/translate/...")
+        and a file under the working directory as a relative path, so that reports do not
+        depend on where the environment lives; anything else (a patched temporary copy, say)
+        stays absolute."""
+        if not self.file:
+            return self.file
+        parts = Path(self.file).parts
+        for marker in ("site-packages", "dist-packages"):
+            if marker in parts:
+                return Path(*parts[len(parts) - parts[::-1].index(marker):]).as_posix()
+        try:
+            return Path(self.file).resolve().relative_to(Path.cwd().resolve()).as_posix()
+        except ValueError:
+            return self.file
+
+
+def with_overrides(claims: Claims, overrides: dict, who: str) -> Claims:
+    """``claims`` with the claim fields the user gave (``overrides``) on top."""
+    if not overrides:
+        return claims
+    try:
+        return claims.replace(**overrides)
+    except (TypeError, ValueError) as e:
+        raise AdapterError(f"invalid claim for {who}: {e}") from None
+
 
 def outcome_from_result(result: tuple, scale: int) -> Outcome:
     """Turn a worker's result tuple into an Outcome on the common 0..100 scale.
@@ -169,26 +202,42 @@ def outcome_from_result(result: tuple, scale: int) -> Outcome:
 
 
 class Adapter(abc.ABC):
-    """One implementation under audit.  Subclasses fill the attributes and the two
-    ``_score_*`` hooks; batching, support checks and closing are shared here."""
+    """One implementation under audit.  Subclasses give the attributes at construction and
+    implement ``with_claims`` and ``_score``; batching, support checks and closing are shared
+    here.  An optional capability keeps its default here."""
 
     name: str
-    version: Optional[str]
     claims: Claims
     supports: Support
-    accepts: frozenset
-    sources: dict
+    version: Optional[str] = None
+    #: Claim names it takes as keyword arguments: it is called with them, the audit varies them.
+    accepts: frozenset = frozenset()
+    #: level -> where its score at that level is computed (``SourceLocation``).
+    sources: Mapping[str, SourceLocation] = MappingProxyType({})
     #: Whether texts may hold lone surrogates (U+D800..U+DFFF); the search draws them only then.
     accepts_surrogates: bool = False
+    #: The smallest score difference its answers show (a service's last decimal place): the
+    #: checker's tolerance is at least this.
+    resolution: float = 0.0
+    #: How ``audit.adapters.resolve`` makes it again in another process (``--jobs``, a fresh
+    #: worker's replay): that call's keywords, its ``name`` and the ``given_name`` (None: never).
+    spec: Optional[dict] = None
+    #: The service contract it is held to (``audit.contract.Contract``; None: not a service):
+    #: its checks run after its search (``service``).
+    contract: Any = None
 
     @property
     def signature(self) -> str:
         return f"{self.name}|{self.version or 'unknown'}|{self.claims.text()}"
 
-    # -- re-configuration -------------------------------------------------------------
+    # -- claims ---------------------------------------------------------------------------
+    @abc.abstractmethod
+    def with_claims(self, claims: Claims) -> "Adapter":
+        """The same implementation claiming ``claims``: a new view sharing its process (or
+        client), this one unchanged.  Close it like any adapter."""
+
     def configure(self, **claim_changes) -> "Adapter":
-        """A variant of this adapter with other claims (only fields in ``accepts``); it
-        shares the worker process.  Close it like any adapter."""
+        """A view of this adapter with other values of the claims it accepts (``accepts``)."""
         refused = sorted(set(claim_changes) - set(self.accepts))
         if refused:
             raise AdapterError(
@@ -199,10 +248,31 @@ class Adapter(abc.ABC):
             claims = self.claims.replace(**claim_changes)
         except (TypeError, ValueError) as e:
             raise AdapterError(f"invalid claims for {self.name}: {e}") from None
-        return self._variant(claims)
+        return self.with_claims(claims)
 
-    @abc.abstractmethod
-    def _variant(self, claims: Claims) -> "Adapter": ...
+    # -- what reports and other stages ask ----------------------------------------------------
+    def source_record(self, level: str) -> Optional[dict]:
+        """Where its score at ``level`` is computed and how to call it again, for the reports
+        and repro snippets (None: not known)."""
+        loc = self.sources.get(level)
+        if loc is None:
+            return None
+        return {"file": loc.portable_file, "line": loc.line, "function": f"{loc.module}.{loc.qualname}",
+                # how to call it again (repro snippets)
+                "module": loc.module, "qualname": loc.qualname, "call": "python"}
+
+    def request_body(self, level: str, inputs: dict, claims: Optional[dict] = None) -> Any:
+        """The request that scores one input, a service's repro (None: it takes no requests)."""
+        return None
+
+    def service(self) -> Any:
+        """The service behind ``contract`` as its checks see it (``audit.contract.checks.Service``;
+        None: no contract)."""
+        return None
+
+    def raise_timeout(self, seconds: float) -> None:
+        """Its per-call timeout raised to at least ``seconds`` (the impact study's long corpora);
+        an adapter without a timeout of its own keeps none."""
 
     # -- scoring ------------------------------------------------------------------------
     def sentence_scores(self, items: Sequence[tuple]) -> list[Outcome]:
@@ -253,5 +323,5 @@ class Adapter(abc.ABC):
 
 __all__ = [
     "Adapter", "AdapterError", "Claims", "Outcome", "Support", "SourceLocation",
-    "OUTCOME_KINDS", "CLAIM_FIELDS", "PARAM_FIELDS", "outcome_from_result", "reference_impl",
+    "OUTCOME_KINDS", "CLAIM_FIELDS", "PARAM_FIELDS", "outcome_from_result", "with_overrides",
 ]

@@ -14,13 +14,13 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from ..errors import UsageError
 from ..settings.limits import check_claims
 from . import backends as B
 from . import faults
-from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support
+from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, SourceLocation, Support, with_overrides
 from .frames import EOF, TIMEOUT, Overlong, excerpt, take_line
 from .supervisor import LOAD_FLOOR, Supervisor, Tenant
 
@@ -180,14 +180,55 @@ def _check_hello(hello: dict) -> None:
         raise AdapterError(f"version must be a string, got {kind(v)}")
 
 
-def _max_refs(value, where: str, process) -> Optional[int]:
+def _max_refs(value, where: str) -> Optional[int]:
     """The handshake's ``supports.max_refs`` (null or an integer >= 1)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        process.kill()
         raise AdapterError(f"{where}: supports.max_refs in its hello answer must be an integer >= 1, got {value!r}")
     return value
+
+
+def _claims(hello: dict, where: str) -> Claims:
+    """What the hello answer claims (``scale`` may stand beside ``claims``)."""
+    raw = dict(hello.get("claims") or {})
+    if "scale" in hello and "scale" not in raw:
+        raw["scale"] = hello["scale"]
+    raw = {k: v for k, v in raw.items() if k in CLAIM_FIELDS}
+    try:
+        claims = Claims().replace(**raw)
+        check_claims(raw)
+    except (TypeError, ValueError, UsageError) as e:
+        raise AdapterError(f"{where}: invalid claims in its hello answer: {e}") from None
+    return claims
+
+
+def _supports(hello: dict, where: str, max_refs: Optional[int]) -> Support:
+    """What the hello answer supports; ``max_refs`` (``--max-refs``) given by the user wins."""
+    sup = hello.get("supports") or {}
+    supports = Support(sentence=bool(sup.get("sentence", True)), corpus=bool(sup.get("corpus", True)),
+                       multi_reference=bool(sup.get("multi_reference", True)),
+                       max_refs=_max_refs(sup.get("max_refs"), where))
+    if not (supports.sentence or supports.corpus):
+        raise AdapterError(f"{where}: its hello answer supports neither sentence nor corpus scores: nothing to audit")
+    if max_refs is not None:
+        supports = Support(supports.sentence, supports.corpus, max_refs > 1, max_refs)
+    return supports
+
+
+def _sources(hello: dict, command: str) -> dict:
+    """level -> ``SourceLocation`` the hello answer gives (its fields checked one by one)."""
+    sources = {}
+    for key, loc in (hello.get("sources") or {}).items():
+        if isinstance(loc, dict):
+            line = loc.get("line")
+            sources[key] = SourceLocation(
+                module=str(loc.get("module") or command),
+                qualname=str(loc.get("qualname") or loc.get("function") or key),
+                file=loc.get("file") if isinstance(loc.get("file"), str) else None,
+                line=line if isinstance(line, int) and not isinstance(line, bool) else None,
+            )
+    return sources
 
 
 def _encode(obj) -> bytes:
@@ -230,77 +271,64 @@ def _answer(line: str, expected_id: int) -> tuple:
 
 class ExternalAdapter(Tenant, Adapter):
     def __init__(self, process: ExternalProcess, hello: Optional[dict], claims: Claims,
-                 supports: Support, accepts: frozenset, version: Optional[str], sources: dict):
+                 supports: Support, accepts: frozenset, version: Optional[str], sources: dict, *,
+                 name: Optional[str] = None, accepts_surrogates: bool = False, spec: Optional[dict] = None,
+                 record: Optional[Callable[[str], Optional[dict]]] = None):
         self.process = self._occupy(process)
-        self.name = f"external:{process.command}"
+        self._record = record  # the caller's source record (a survey registry's expression), or the program's
+        self.name = name if name is not None else f"external:{process.command}"
         self.hello = hello
         self.claims = claims
         self.supports = supports
         self.accepts = frozenset(accepts)
         self.version = version
         self.sources = sources
+        self.accepts_surrogates = accepts_surrogates
+        self.spec = spec
 
     @classmethod
-    def start(cls, command: str, timeout: float) -> "ExternalAdapter":
+    def start(cls, command: str, timeout: float, *, name: Optional[str] = None, max_refs: Optional[int] = None,
+              overrides: Optional[dict] = None, spec: Optional[dict] = None,
+              record: Optional[Callable[[str, dict], Optional[dict]]] = None) -> "ExternalAdapter":
+        """The program of ``command`` started and its hello read: what it claims (with the
+        user's ``overrides`` on top), supports (at most ``max_refs`` references, when given)
+        and accepts.  ``name``: the name in reports (default ``external:COMMAND``);
+        ``record(level, sources)``: a finding's source record when the caller knows how the
+        program's score is called better than the program (default: the program's command)."""
         process = ExternalProcess(command, timeout)
+        where = f"--external {command!r}"
         try:
-            hello = process.hello()
+            hello = process.hello() or {}
+            try:
+                _check_hello(hello)
+            except AdapterError as e:
+                raise AdapterError(f"{where}: invalid hello answer: {e}") from None
+            claims = with_overrides(_claims(hello, where), overrides or {}, name or f"external:{command}")
+            supports = _supports(hello, where, max_refs)
         except AdapterError:
             process.kill()
             raise
-        hello = hello or {}
-        where = f"--external {command!r}"
-        try:
-            _check_hello(hello)
-        except AdapterError as e:
-            process.kill()
-            raise AdapterError(f"{where}: invalid hello answer: {e}") from None
-        claims = Claims()
-        raw_claims = dict(hello.get("claims") or {})
-        if "scale" in hello and "scale" not in raw_claims:
-            raw_claims["scale"] = hello["scale"]
-        raw_claims = {k: v for k, v in raw_claims.items() if k in CLAIM_FIELDS}
-        try:
-            claims = claims.replace(**raw_claims)
-            check_claims(raw_claims)
-        except (TypeError, ValueError, UsageError) as e:
-            process.kill()
-            raise AdapterError(f"{where}: invalid claims in its hello answer: {e}") from None
-        sup = hello.get("supports") or {}
-        supports = Support(
-            sentence=bool(sup.get("sentence", True)),
-            corpus=bool(sup.get("corpus", True)),
-            multi_reference=bool(sup.get("multi_reference", True)),
-            max_refs=_max_refs(sup.get("max_refs"), where, process),
-        )
-        if not (supports.sentence or supports.corpus):
-            process.kill()
-            raise AdapterError(f"{where}: its hello answer supports neither sentence nor corpus scores: "
-                               "nothing to audit")
         accepts = frozenset(a for a in (hello.get("accepts") or []) if a in CLAIM_FIELDS)
-        sources = {}
-        for key, loc in (hello.get("sources") or {}).items():
-            if isinstance(loc, dict):
-                line = loc.get("line")
-                sources[key] = SourceLocation(
-                    module=str(loc.get("module") or command),
-                    qualname=str(loc.get("qualname") or loc.get("function") or key),
-                    file=loc.get("file") if isinstance(loc.get("file"), str) else None,
-                    line=line if isinstance(line, int) and not isinstance(line, bool) else None,
-                )
-        version = hello.get("version")
-        version = str(version) if version is not None else None
-        adapter = cls(process, hello or None, claims, supports, accepts, version, sources)
-        adapter.accepts_surrogates = hello.get("lone_surrogates") is True
-        process.users = 1  # the adapter above holds the only reference
-        return adapter
+        version, sources = hello.get("version"), _sources(hello, command)
+        return cls(process, hello or None, claims, supports, accepts, str(version) if version is not None else None,
+                   sources, name=name, accepts_surrogates=hello.get("lone_surrogates") is True, spec=spec,
+                   record=(lambda level: record(level, sources)) if record else None)
 
-    def _variant(self, claims: Claims) -> "ExternalAdapter":
-        variant = ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts,
-                                  self.version, self.sources)
-        variant.name = self.name  # a --name given by the user
-        variant.accepts_surrogates = self.accepts_surrogates
-        return variant
+    def with_claims(self, claims: Claims) -> "ExternalAdapter":
+        return ExternalAdapter(self.process, self.hello, claims, self.supports, self.accepts, self.version,
+                               self.sources, name=self.name, accepts_surrogates=self.accepts_surrogates,
+                               spec=self.spec, record=self._record)
+
+    def source_record(self, level: str) -> Optional[dict]:
+        """The command that reproduces it, and where the program says the score is computed
+        (the caller's record instead, when it gave one)."""
+        if self._record is not None:
+            return self._record(level)
+        out = {"call": "external", "command": self.process.command}
+        loc = self.sources.get(level)
+        if loc is not None:
+            out.update(file=loc.portable_file, line=loc.line, function=loc.qualname)
+        return out
 
     def _score(self, op: str, items: list) -> list[tuple]:
         return self._open_host().run(op, self.claims.to_dict(), items)

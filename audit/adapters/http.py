@@ -7,7 +7,8 @@ up to ``max_segments`` segments at once, and every input's score is read from
 The search runs at the sentence level only: there the contract's metric and the
 reference's ``sacrebleu`` definition are the same (audit.contract.definition), while the
 corpus score is held to the contract's own definition by the contract checks
-(``audit.collect.service_contract``, run after the search by ``audit.collect.unit.finish_summary``).
+(``audit.contract.checks``, given ``service()``, scheduled after the search by
+``audit.collect.service_contract``).
 
 Scores come as decimals with the contract's places, so the comparison with the exact
 reference allows one unit in the last place (``resolution``: a score rounded any way, half to
@@ -26,7 +27,9 @@ from decimal import Decimal
 from typing import Optional
 
 from ..settings import options
+from ..contract.checks import Service
 from ..contract.judge import error_answer
+from ..contract.probes import groups
 from ..render._text import terminal_line
 from ..http.client import HttpClient, Reply, check_header, check_url, public_url
 from ..http.headers import ServiceHeaders
@@ -38,22 +41,18 @@ from .service_faults import BudgetedClient
 _DECIMAL = re.compile(r"[0-9]{1,3}\.[0-9]{1,100}")
 
 
-def _utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
 class HttpAdapter(Adapter):
     """One service endpoint held to one contract."""
 
     accepts = frozenset({"lowercase"})  # beta is a contract check: the search's swarm draws 0.5
-    sources: dict = {}
 
     def __init__(self, url: str, contract, client: HttpClient, *, name: Optional[str] = None,
-                 env_headers: tuple = (), claims: Optional[Claims] = None):
+                 env_headers: tuple = (), claims: Optional[Claims] = None, document: Optional[dict] = None):
         self.url = url
         self.contract = contract
         self.client = client
         self.env_headers = env_headers  # which variables supplied headers (never their values)
+        self.document = document  # where the contract came from, and how it differs from the built-in one
         self.name = name or public_url(url)
         self.version = contract.id
         m = contract.metric
@@ -85,16 +84,13 @@ class HttpAdapter(Adapter):
         client = BudgetedClient(HttpClient(url, method=contract.doc["request"]["method"], timeout=timeout,
                                            concurrency=concurrency, retries=retries, max_requests=max_requests,
                                            headers=headers, secrets=credentials.secrets), timeout)
-        adapter = cls(url, contract, client, name=name, env_headers=env_headers)
-        adapter.document = document
+        adapter = cls(url, contract, client, name=name, env_headers=env_headers, document=document)
         try:
             adapter.preflight()
         except BaseException:
             client.close()
             raise
         return adapter
-
-    document: Optional[dict] = None  # where the contract came from, and how it differs from the built-in one
 
     def preflight(self) -> None:
         """One request (the contract's example) before the audit: a service that cannot be
@@ -105,12 +101,16 @@ class HttpAdapter(Adapter):
             raise AdapterError(f"--http {public_url(self.url)}: {reply.detail}")
 
     # -- Adapter ------------------------------------------------------------------------------
-    def _variant(self, claims: Claims) -> "HttpAdapter":
+    def with_claims(self, claims: Claims) -> "HttpAdapter":
         v = type(self)(self.url, self.contract, self.client, name=self.name, env_headers=self.env_headers,
-                       claims=claims)
-        v._owner = False
-        v.document = self.document
+                       claims=claims, document=self.document)
+        v._owner = False  # the client stays this adapter's to close
         return v
+
+    def service(self) -> Service:
+        """The service as its contract checks see it (``audit.contract.checks``)."""
+        return Service(self.name, self.contract, self.client, self.claims, self.signature,
+                       self.source_record("corpus"), self.document)
 
     def request_body(self, level: str, inputs: dict, claims: Optional[dict] = None):
         """The request that scores one search input (the repro of a search finding)."""
@@ -133,17 +133,7 @@ class HttpAdapter(Adapter):
 
     def batches(self, items: list) -> list[list[int]]:
         """Indices of ``items`` grouped into requests within the contract's limits."""
-        out, current, size = [], [], 0
-        for i, (h, refs) in enumerate(items):
-            n = _utf8_len(h) + _utf8_len(refs[0])
-            if current and (len(current) == self.contract.max_segments or size + n > self.contract.max_bytes):
-                out.append(current)
-                current, size = [], 0
-            current.append(i)
-            size += n
-        if current:
-            out.append(current)
-        return out
+        return groups(self.contract, [(h, refs[0]) for h, refs in items])
 
     def _score(self, op: str, items: list) -> list[tuple]:
         if op != "sentence":  # pragma: no cover - supports.corpus is False

@@ -271,6 +271,9 @@ class InProcessClient:
         self.users += 1
         return self
 
+    def raise_timeout(self, seconds: float) -> None:
+        """No timeout in this process: nothing to raise."""
+
     def release(self) -> None:
         self.users -= 1
 

@@ -2,10 +2,11 @@
 (``audit.upstream.registry``), a Python callable, an external program, a scoring service, an MCP tool.
 
 A ``Kind`` says when it is asked for, which options it reads (any other option given with it
-is a one-line error naming what that option describes), which it needs and refuses, whether
-the claim flags apply, and whether its adapters can be re-created in another process.
-Adding a kind is one ``Kind`` in ``KINDS`` and its options' rows in the
-option table.
+is a one-line error naming what that option describes), which it needs and refuses, and
+whether the claim flags apply.  Its factory gives each adapter everything at construction:
+its claims with the user's overrides, and, when it can be made again in another process
+(``--jobs``; a service cannot: one budget), its ``spec``.  Adding a kind is one ``Kind`` in
+``KINDS`` and its options' rows in the option table.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..settings import options
 from ..settings.option import parse_names
 from ..upstream import registry
 from . import backends as B
-from .base import AdapterError, Claims, Support
+from .base import AdapterError, Claims, Support, with_overrides
 
 
 @dataclass
@@ -60,6 +61,14 @@ class Request:
             out["backend_options"] = dict(self.backend_options)
         return out
 
+    def spec(self, name: str) -> dict:
+        """How the adapter ``name`` of this request is made again (``Adapter.spec``)."""
+        return dict(self.call(), name=name, given_name=self.get("name"))
+
+    def claims(self, claims: Claims, name: str) -> Claims:
+        """An adapter's own ``claims`` with the user's overrides on top."""
+        return with_overrides(claims, self.overrides, name)
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -73,7 +82,6 @@ class Kind:
     selectors: tuple = ()  # the options that ask for it (named in "needs impl, ... or http")
     one: bool = False  # one implementation the user describes (``--max-refs``, ``--name`` apply)
     claims: bool = True  # the claim flags apply
-    remote: bool = True  # re-created in a pool process for --jobs (a service stays in this one: one budget)
 
 
 def builtin_names(impl: Optional[str]) -> list[str]:
@@ -95,7 +103,7 @@ def builtin_names(impl: Optional[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _started(plan: list, clients: dict) -> list:
+def _started(req: Request, plan: list, clients: dict) -> list:
     """The ``PythonAdapter`` of each planned (name, client, bid, claims, supports, accepts,
     native signature), once every client has started (their workers import in parallel)."""
     from .pyimpl import PythonAdapter
@@ -109,8 +117,9 @@ def _started(plan: list, clients: dict) -> list:
                 description = client.describe(bid)
             except B.SpecError as e:
                 raise AdapterError(str(e)) from None
-            adapters.append(PythonAdapter(name=name, client=client, bid=bid, claims=claims, supports=supports,
-                                          accepts=takes, description=description, native_signature=native))
+            adapters.append(PythonAdapter(name=name, client=client, bid=bid, claims=req.claims(claims, name),
+                                          supports=supports, accepts=takes, description=description,
+                                          native_signature=native, spec=req.spec(name)))
     except BaseException:
         for client in clients.values():
             client.close()
@@ -132,7 +141,7 @@ def _builtin(req: Request) -> list:
         supports = Support(sentence=True, corpus=True, multi_reference=declared.multi_reference)
         plan.append((name, client, cache[key], Claims(**declared.claims), supports, declared.accepts,
                      library.native_signature))
-    return _started(plan, clients)
+    return _started(req, plan, clients)
 
 
 def _callable(req: Request) -> list:
@@ -150,21 +159,18 @@ def _callable(req: Request) -> list:
     supports = Support(sentence=sentence is not None, corpus=corpus is not None,
                        multi_reference=max_refs is None or max_refs > 1, max_refs=max_refs)
     name = (req.get("name") or "").strip() or callable_name(sentence, corpus)
-    return _started([(name, client, bid, Claims(), supports, req.accepts, False)], {"callable": client})
+    return _started(req, [(name, client, bid, Claims(), supports, req.accepts, False)], {"callable": client})
 
 
 def _external(req: Request) -> list:
     from .external import ExternalAdapter
 
-    command, max_refs = req.get("external"), req.get("max_refs")
+    command = req.get("external")
     if not command.strip():
         raise AdapterError("--external needs a command, got an empty string")
-    ext = ExternalAdapter.start(command, req.timeout)
-    if max_refs is not None:
-        ext.supports = Support(ext.supports.sentence, ext.supports.corpus, max_refs > 1, max_refs)
-    if req.get("name") is not None:
-        ext.name = req.get("name").strip()
-    return [ext]
+    name = req.get("name").strip() if req.get("name") is not None else f"external:{command}"
+    return [ExternalAdapter.start(command, req.timeout, name=name, max_refs=req.get("max_refs"),
+                                  overrides=req.overrides, spec=req.spec(name))]
 
 
 def _http(req: Request) -> list:
@@ -210,7 +216,7 @@ KINDS: tuple = (
          takes=("http", "contract", "max_requests", "http_concurrency", "http_retries", "name"),
          selectors=("http",), requires=("contract",),
          refuses={"max_refs": "--max-refs: an --http service takes what its contract states (one reference)"},
-         messages=_SERVICE, one=True, claims=False, remote=False),
+         messages=_SERVICE, one=True, claims=False),
     Kind("mcp", lambda r: r.get("mcp") is not None or r.get("tool") is not None, _mcp,
          takes=("mcp", "tool", "contract", "max_requests", "http_concurrency", "http_retries", "name"),
          selectors=("mcp",), requires=("mcp", "tool"),
@@ -218,7 +224,7 @@ KINDS: tuple = (
                   "max_refs": "--max-refs: an --mcp tool takes what its contract states (one reference)"},
          messages={**_SERVICE, "mcp": _TOGETHER, "tool": _TOGETHER,
                    "claims": "--mcp: the contract states what the service computes; claim flags ({}) do not apply"},
-         one=True, claims=False, remote=False),
+         one=True, claims=False),
 )
 
 

@@ -61,8 +61,7 @@ class McpAdapter(HttpAdapter):
             if contract.mcp_tool not in tools:
                 raise UsageError(f"--mcp {cls._shown(url)}: the server has no tool {contract.mcp_tool!r} (its tools: "
                                  f"{', '.join(sorted(tools)[:20]) or 'none'})")
-            adapter = cls(url, contract, client, name=name, env_headers=env_headers)
-            adapter.document = document
+            adapter = cls(url, contract, client, name=name, env_headers=env_headers, document=document)
             adapter.preflight()
         except BaseException:
             client.close()

@@ -2,7 +2,7 @@
 and ``package.module:function``.
 
 They all run through a client (``WorkerClient`` for isolation, ``InProcessClient`` with
-``isolate=False``) that hosts the backend; ``configure()`` variants share it.
+``isolate=False``) that hosts the backend; views with other claims (``with_claims``) share it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Optional
 
 from .base import Adapter, Claims, SourceLocation, Support
 from .supervisor import Tenant
+
 
 class PythonAdapter(Tenant, Adapter):
     #: A Python callable takes any ``str``, lone surrogates included (what ``surrogateescape``
@@ -28,6 +29,7 @@ class PythonAdapter(Tenant, Adapter):
         accepts: frozenset,
         description: dict,
         native_signature: bool = False,
+        spec: Optional[dict] = None,
     ):
         self.name = name
         self.client = self._occupy(client)
@@ -42,6 +44,7 @@ class PythonAdapter(Tenant, Adapter):
         }
         self._native_signature = native_signature
         self._signature: Optional[str] = None
+        self.spec = spec
 
     @property
     def signature(self) -> str:
@@ -52,11 +55,11 @@ class PythonAdapter(Tenant, Adapter):
             self._signature = sig or f"{self.name}|{self.version or 'unknown'}|{self.claims.text()}"
         return self._signature
 
-    def _variant(self, claims: Claims) -> "PythonAdapter":
+    def with_claims(self, claims: Claims) -> "PythonAdapter":
         return PythonAdapter(
             name=self.name, client=self.client, bid=self.bid, claims=claims,
             supports=self.supports, accepts=self.accepts, description=self._description,
-            native_signature=self._native_signature,
+            native_signature=self._native_signature, spec=self.spec,
         )
 
     def _score(self, op: str, items: list) -> list[tuple]:

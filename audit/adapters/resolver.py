@@ -5,8 +5,9 @@ exports under that name).
 One small factory per adapter kind (``audit.adapters.kinds``: built-in libraries, a Python
 callable, an external program, a scoring service); this module turns the keywords into one
 checked ``Request``, asks each kind whether it is wanted, holds the options given to the kinds
-that take them, starts the kinds' adapters (closing the ones started when a later one fails)
-and records on each adapter how to re-create it in another process (``--jobs``).
+that take them and starts the kinds' adapters (closing the ones started when a later one
+fails); each kind gives its adapters their claims, with the overrides, and how to make them
+again in another process (``--jobs``), at construction.
 
 The keywords are the option table's implementation options (``audit.settings.options``: the
 ``implementation`` and ``http`` groups, ``timeout`` among them), each checked by its row, so a
@@ -19,7 +20,7 @@ from typing import Optional
 
 from ..errors import UsageError
 from ..settings import options
-from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims
+from .base import CLAIM_FIELDS, Adapter, AdapterError, Claims, with_overrides
 from .kinds import KINDS, Request, builtin_names, combination_problem
 
 __all__ = ["resolve", "builtin_names", "check_overrides", "with_overrides", "KEYWORDS"]
@@ -95,23 +96,10 @@ def resolve(impl: Optional[str] = None, *, overrides: Optional[dict] = None, iso
     adapters: list[Adapter] = []
     try:
         for kind in kinds:
-            made = kind.start(req)
-            for a in made:
-                a.claims = with_overrides(a.claims, req.overrides, a.name)
-                if kind.remote:  # how to re-create it in another process (--jobs): this very call
-                    a.spec = dict(req.call(), name=a.name, given_name=req.get("name"))
-            adapters.extend(made)
+            adapters.extend(kind.start(req))
     except BaseException:
         for a in adapters:
             a.close()
         raise
     return adapters
 
-
-def with_overrides(claims: Claims, overrides: dict, who: str) -> Claims:
-    if not overrides:
-        return claims
-    try:
-        return claims.replace(**overrides)
-    except (TypeError, ValueError) as e:
-        raise AdapterError(f"invalid claim for {who}: {e}") from None

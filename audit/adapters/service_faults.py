@@ -9,7 +9,7 @@ callable's calls meet (``faults.py``), one line per service.
 * After its first hang a request waits a limit derived from the service's own answers (10
   times its slowest, at least 0.5 s, at most ``--timeout``); one that outlives it is
   ``UNCONFIRMED``, never evidence by itself (the search confirms a repro with the full
-  timeout, ``faults.reported``; the contract checks confirm it while the line is not tripped).
+  timeout, ``faults.reported``; the contract checks' ``confirmed`` while the line is not tripped).
 * A fault observed is remembered for its request body (the same request is not sent again).
 
 So a service that answers the request before the audit and then drips costs one full
@@ -82,6 +82,15 @@ class BudgetedClient:
     def send(self, body: Any, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None):
         """One request, unless the budget answers it (``on_written`` then never runs)."""
         return self.map([body], headers, on_written)[0]
+
+    def confirmed(self, body: Any, on_written: Optional[Callable[[], Any]] = None):
+        """The reply to ``body`` that may be judged (the contract checks'): a hang of a limit
+        derived from the service's answers is sent again with the full timeout
+        (``faults.confirm``) unless the line is tripped (then the reply stays presumed)."""
+        reply = self.send(body, on_written=on_written)
+        if reply.presumed == faults.UNCONFIRMED and not self.tripped:
+            reply = faults.confirm(lambda: self.send(body, on_written=on_written))
+        return reply
 
     def map(self, bodies: list, headers: Optional[dict] = None, on_written: Optional[Callable[[], Any]] = None):
         """Replies to ``bodies``, in order: those the budget settles are not sent, the others go

@@ -208,6 +208,10 @@ class Supervisor:
             self.users += 1
         return self
 
+    def raise_timeout(self, seconds: float) -> None:
+        """The per-call timeout raised to at least ``seconds``."""
+        self.timeout = max(self.timeout, float(seconds))
+
     def release(self) -> None:
         """The last adapter to let go closes the child."""
         with self.lock:
@@ -327,6 +331,9 @@ class Tenant:
     def restarts(self) -> int:
         """How often the process was restarted after a crash or a hang (diagnostics)."""
         return self._host.restarts
+
+    def raise_timeout(self, seconds: float) -> None:
+        self._host.raise_timeout(seconds)
 
     def close(self) -> None:
         if not self._closed:

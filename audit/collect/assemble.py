@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from pathlib import Path
 from typing import Optional
 
 from .checker import Observation
@@ -261,21 +260,19 @@ def _findings(adapter, found: dict, evidence: Optional[dict] = None,
                                     else f" ({needs})" if needs else ""),
                 claims=claims.to_dict(),
                 reference_signature=obs.reference.signature,
-                implementation_signature=getattr(adapter, "signature", adapter.name),
+                implementation_signature=adapter.signature,
                 minimal=_repro(obs, fams),
                 largest=_largest(largest, claims) if largest is not None else None,
                 explanation=fams,
                 flaky=c.flaky and not (repros and group in repros),
-                source=_source(adapter, obs.level),
+                source=adapter.source_record(obs.level),
                 origin="search" if repros and group in repros else c.origin,
                 examples=sum(cc.count for k, cc in found.items() if group in _groups(k)),
                 evidence=why,
             )
         )
-        request_body = getattr(adapter, "request_body", None)
-        if request_body is not None:  # a service: the request that reproduces it
-            findings[-1].request = request_body(obs.level, obs.inputs, claims.to_dict())
         f = findings[-1]
+        f.request = adapter.request_body(obs.level, obs.inputs, claims.to_dict())  # a service's repro
         f.group = group
         if fam == "unexplained" and notes:
             f.evidence = "; ".join([f.evidence or "", *notes]).strip("; ")
@@ -317,40 +314,3 @@ def merge_levels(findings: list[Finding]) -> list[Finding]:
                 continue
         out.append(f)
     return out
-
-
-def _source(adapter, level: str) -> Optional[dict]:
-    record = getattr(adapter, "source_record", None)
-    if record is not None:  # a service (--http): its URL and contract, for curl repros
-        return record(level)
-    loc = getattr(adapter, "sources", {}).get(level)
-    process = getattr(adapter, "process", None)
-    if process is not None:  # an external program: the command that reproduces it
-        out = {"call": "external", "command": getattr(process, "command", None)}
-        if loc is not None:
-            out.update(file=_portable_path(loc.file), line=loc.line, function=loc.qualname)
-        return out
-    if loc is None:
-        return None
-    return {"file": _portable_path(loc.file), "line": loc.line, "function": f"{loc.module}.{loc.qualname}",
-            # how to call it again (repro snippets)
-            "module": loc.module, "qualname": loc.qualname, "call": "python"}
-
-
-def _portable_path(file: Optional[str]) -> Optional[str]:
-    """An installed package's file as its path inside site-packages ("nltk/translate/...")
-    and a file under the working directory as a relative path, so that reports do not
-    depend on where the environment lives; anything else (a patched temporary copy, say)
-    stays absolute."""
-    if not file:
-        return file
-    path = Path(file)
-    parts = path.parts
-    for marker in ("site-packages", "dist-packages"):
-        if marker in parts:
-            return Path(*parts[len(parts) - parts[::-1].index(marker):]).as_posix()
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return file
-

@@ -101,7 +101,7 @@ class Checker(UnitScores):
         # An implementation that answers in decimals (a service's contract: six places) is
         # held to the reference within half a unit of its last place; whether that place is
         # rounded right is its contract's check (audit.contract), exact.
-        self.tolerance = max(tolerance, getattr(adapter, "resolution", 0.0) or 0.0)
+        self.tolerance = max(tolerance, adapter.resolution)
         self._variants: dict = {}
         self.classifier = Classifier(self.tolerance)
         self.samples: dict[str, list] = {"sentence": [], "corpus": []}

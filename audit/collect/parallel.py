@@ -2,8 +2,9 @@
 
 Each unit is independent (its own checker, its own seeds, see ``audit.collect.unit``), so running
 them in ``jobs`` processes gives the same findings as running them one after the other.  A
-child process re-creates an adapter from the spec ``audit.adapters.resolve`` recorded on it
-(``adapter.spec``: the ``resolve`` call that made it, and its name) and keeps the adapters of
+child process re-creates an adapter from the spec ``audit.adapters.resolve`` gave it
+(``adapter.spec``: the ``resolve`` call that made it, and its name), as a view claiming what
+it claims here (``with_claims``), and keeps the adapters of
 that call for its next units.
 """
 
@@ -36,12 +37,17 @@ def _child_unit(spec: dict, claims, level: str, options: dict):
     key = repr(sorted(call.items()))
     if key not in _CHILD_ADAPTERS:  # one resolve per call: the adapters share their workers
         _CHILD_ADAPTERS[key] = {a.name: a for a in resolve(**call)}
-    adapter = _CHILD_ADAPTERS[key][spec["name"]]
-    adapter.claims = claims  # as audited in the parent, whatever was changed after resolve
+    resolved = _CHILD_ADAPTERS[key][spec["name"]]
+    # as audited in the parent (a view with other claims carries the spec of what it views)
+    adapter = resolved if resolved.claims == claims else resolved.with_claims(claims)
     from ..settings.hypothesis_profiles import private_storage
 
-    with private_storage():  # no ./.hypothesis from a pool process either
-        return audit_level(adapter, level, **options)
+    try:
+        with private_storage():  # no ./.hypothesis from a pool process either
+            return audit_level(adapter, level, **options)
+    finally:
+        if adapter is not resolved:
+            adapter.close()
 
 
 def _narrowed(call: dict, name: str) -> dict:
@@ -66,7 +72,7 @@ def run_units(adapters: list, options: dict, *, jobs: int = 1, progress: Optiona
     from .search import Progress
 
     units = [(i, level) for i, a in enumerate(adapters) for level in levels_of(a)]
-    remote = jobs > 1 and len(units) > 1 and all(getattr(a, "spec", None) for a in adapters)
+    remote = jobs > 1 and len(units) > 1 and all(a.spec for a in adapters)
     done: dict[int, dict] = {i: {} for i in range(len(adapters))}
     summaries: dict[int, object] = {}
 

@@ -36,7 +36,7 @@ MAX_ALONE = 3
 
 def fresh_adapter(adapter, changes: Optional[dict] = None):
     """The same implementation in a new isolated worker (None: it cannot be started afresh)."""
-    spec = getattr(adapter, "spec", None)
+    spec = adapter.spec
     if not spec:
         return None
     from ..adapters import resolve
@@ -54,7 +54,8 @@ def fresh_adapter(adapter, changes: Optional[dict] = None):
             a.close()
     if chosen is None:
         return None
-    chosen.claims = adapter.claims
+    original, chosen = chosen, chosen.with_claims(adapter.claims)  # the claims audited, in a view
+    original.close()  # the view holds the fresh worker now
     if changes:
         try:
             variant = chosen.configure(**changes)

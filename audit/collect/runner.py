@@ -34,7 +34,7 @@ def run_audit(adapters, *, seed: int = options.default("seed"), max_examples: Op
 
     The search is always seeded from ``seed`` (``derandomize`` is accepted for compatibility:
     it changes nothing).  ``jobs`` > 1 runs the (implementation, level) units in that many
-    processes, each re-creating its adapter from ``adapter.spec`` (set by
+    processes, each re-creating its adapter from ``adapter.spec`` (given by
     ``audit.adapters.resolve``); adapters without a spec are audited here.  The findings do
     not depend on ``jobs``.  The pool starts processes with ``spawn``: a script that passes
     ``jobs`` > 1 needs the ``if __name__ == "__main__":`` guard.  ``on_summary`` is called as soon as each implementation is done

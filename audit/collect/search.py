@@ -302,14 +302,14 @@ def strategies(adapter):
     from . import strategies as S
 
     max_refs = adapter.supports.refs_limit(3)
-    surrogates = bool(getattr(adapter, "accepts_surrogates", False))
+    surrogates = adapter.accepts_surrogates
     sentence = S.sentence_inputs(max_refs=max_refs, surrogates=surrogates).map(
         lambda hr: {"hypothesis": hr[0], "references": list(hr[1])}
     )
     corpus = S.corpus_inputs(max_refs=max_refs, surrogates=surrogates).map(
         lambda hr: {"hypotheses": list(hr[0]), "references": [list(r) for r in hr[1]]}
     )
-    accepts = frozenset(getattr(adapter, "accepts", frozenset()))
+    accepts = adapter.accepts
     if accepts:
         base = adapter.claims.to_dict()
         swarm = S.claim_swarm(accepts, {k: base[k] for k in accepts if k in base}).map(

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 from hypothesis import strategies as st
 
 from . import fitting, realtext
-from .assemble import _findings, _groups, _source, fold_replayed, merge_levels, remainder
+from .assemble import _findings, _groups, fold_replayed, merge_levels, remainder
 from .cases import _applicable, load_cases
 from .checker import Checker
 from ..diagnose.conformance import align_claimed, level_conformance
@@ -287,15 +287,15 @@ def summarize(adapter, units: list[LevelAudit]) -> AdapterSummary:
     levels = [u.level for u in units]
     return align_claimed(AdapterSummary(
         implementation=adapter.name,
-        version=getattr(adapter, "version", None),
+        version=adapter.version,
         claims=adapter.claims.to_dict(),
-        signature=getattr(adapter, "signature", adapter.name),
+        signature=adapter.signature,
         examples=sum(u.examples for u in units),
         elapsed=sum(u.elapsed for u in units),
         findings=findings,
         conformance=matrix,
         fit={u.level: u.fit for u in units if u.fit},
-        sources={level: _source(adapter, level) for level in levels},
+        sources={level: adapter.source_record(level) for level in levels},
         reference_signature=adapter.claims.params().signature(None if adapter.supports.multi_reference else 1),
     ), claimed)
 
@@ -304,7 +304,7 @@ def finish_summary(adapter, summary: AdapterSummary, options: dict) -> None:
     """What an implementation promises beyond the definition it claims, checked once its
     levels are audited: a service's contract (an adapter with a ``contract``: the HTTP
     adapter, issue 22; ``audit.collect.service_contract``).  Other adapters have nothing to add."""
-    if getattr(adapter, "contract", None) is not None:
+    if adapter.contract is not None:
         from .service_contract import audit_contract
 
         audit_contract(adapter, summary, seed=options["seed"], max_examples=options["max_examples"])

@@ -60,16 +60,10 @@ def _resolve_adapter(args):
         raise UsageError(f"--impl {args.impl!r} resolves to no implementation")
     if len(adapters) > 1:
         for extra in adapters[1:]:
-            _close(extra)
+            extra.close()
         names = ", ".join(a.name for a in adapters)
         raise UsageError(f"--impl {args.impl!r} resolves to several implementations ({names}); pick one")
     return adapters[0]
-
-
-def _close(adapter) -> None:
-    close = getattr(adapter, "close", None)
-    if close:
-        close()
 
 
 def run(args, *, adapter=None, console=None) -> int:
@@ -86,7 +80,7 @@ def run(args, *, adapter=None, console=None) -> int:
     if own:
         adapter = _resolve_adapter(args)
         if not adapter.supports.corpus:
-            _close(adapter)
+            adapter.close()
             raise UsageError(f"{adapter.name} has no corpus-level function: impact compares corpus scores "
                              "(give --corpus-impl package.module:function)")
     try:
@@ -102,7 +96,7 @@ def run(args, *, adapter=None, console=None) -> int:
             )
     finally:
         if own:
-            _close(adapter)
+            adapter.close()
     if args.json:
         try:
             atomic_write(args.json, jsontext.dumps(result.to_dict()))

@@ -192,14 +192,15 @@ class Judge:
         decimal), when the readings differ on this request."""
         if not ev.distinguishes:
             return None
-        value = _fraction(self._field(body, "score_fraction"))
-        text = self._field(body, "score")
+        value = _fraction(self.field(body, "score_fraction"))
+        text = self.field(body, "score")
         for r, x in ev.readings.items():
             if value == x or (value is None and text == decimal_text(x, self.places)):
                 return r
         return None
 
-    def _field(self, body, name):
+    def field(self, body, name):
+        """A field of an answer by its name in the contract (None: absent)."""
         try:
             return self.contract.field(body, name)
         except (KeyError, TypeError):
@@ -207,7 +208,7 @@ class Judge:
 
     def _corpus(self, fields, body, ev, reading: Optional[str] = None) -> list[Violation]:
         out = []
-        text = self._field(body, "score_fraction")
+        text = self.field(body, "score_fraction")
         value = _fraction(text)
         exact = ev.readings.get(reading, ev.score)
         if isinstance(text, str) and value is None:
@@ -226,7 +227,7 @@ class Judge:
             if text != fraction_text(value):  # equal, but not in lowest terms
                 out.append(Violation("contract-fraction-reduced", f"score_fraction {text} is not reduced: "
                                      f"{fraction_text(exact)}", expected=exact, actual=text))
-        score = self._field(body, "score")
+        score = self.field(body, "score")
         out += self._decimal(fields, score, exact, lambda e: e.score, "score", "contract-corpus-score",
                              value_wrong=value is not None and value != exact)
         return out
@@ -263,7 +264,7 @@ class Judge:
                           expected=exact, actual=text, segment=segment)]
 
     def _segments(self, fields, body, ev, n) -> list[Violation]:
-        scores = self._field(body, "segment_scores")
+        scores = self.field(body, "segment_scores")
         if not isinstance(scores, list):
             return []  # absent or not a list: the schema's business
         if len(scores) != n:
@@ -282,7 +283,7 @@ class Judge:
         return out
 
     def _tokens(self, fields, body, ev, n) -> list[Violation]:
-        items = self._field(body, "word_tokens")
+        items = self.field(body, "word_tokens")
         if not isinstance(items, list):
             return []  # absent or not a list: the schema's business
         if len(items) != n:

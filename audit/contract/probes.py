@@ -59,25 +59,32 @@ def _score(c: Contract, name: str, hyps, refs, family: str = "contract-corpus-sc
     return Probe(name, c.body(hyps, refs, beta=beta, lowercase=lowercase), "score", family, fields, note, tags)
 
 
+def groups(c: Contract, pairs) -> list[list[int]]:
+    """Indices of the (hypothesis, reference) ``pairs`` grouped into requests within the
+    contract's limits (``max_segments`` segments, ``max_bytes`` bytes of text at most), in
+    order.  No pairs: no group."""
+    out, current, size = [], [], 0
+    for i, (h, r) in enumerate(pairs):
+        n = len(h.encode("utf-8", "surrogatepass")) + len(r.encode("utf-8", "surrogatepass"))
+        if current and (len(current) == c.max_segments or size + n > c.max_bytes):
+            out.append(current)
+            current, size = [], 0
+        current.append(i)
+        size += n
+    if current:
+        out.append(current)
+    return out
+
+
 def _scores(c: Contract, name: str, hyps, refs, family: str, **kw) -> list[Probe]:
     """``_score`` of these segments, in as many requests as the contract's limits need (a
     contract may take fewer segments or bytes at once than it has whitespace code points or
     punctuation marks).  No segments: no probe."""
-    groups, current, size = [], [], 0
-    for i, (h, r) in enumerate(zip(hyps, refs)):
-        n = len(h.encode("utf-8", "surrogatepass")) + len(r.encode("utf-8", "surrogatepass"))
-        if current and (len(current) == c.max_segments or size + n > c.max_bytes):
-            groups.append(current)
-            current, size = [], 0
-        current.append(i)
-        size += n
-    if not current:
-        return []
-    groups.append(current)
-    if len(groups) == 1:
+    parts = groups(c, list(zip(hyps, refs)))
+    if len(parts) == 1:
         return [_score(c, name, hyps, refs, family, **kw)]
-    return [_score(c, f"{name} (part {k + 1} of {len(groups)})", [hyps[i] for i in g], [refs[i] for i in g], family,
-                   **kw) for k, g in enumerate(groups)]
+    return [_score(c, f"{name} (part {k + 1} of {len(parts)})", [hyps[i] for i in g], [refs[i] for i in g], family,
+                   **kw) for k, g in enumerate(parts)]
 
 
 def _refuse(c: Contract, name: str, inner: Any, family: str, note: str = "", whole: bool = False) -> Probe:
@@ -194,6 +201,24 @@ def refusal_probes(c: Contract) -> list[Probe]:
     if c.takes("lowercase"):
         out.append(_refuse(c, "lowercase as a string", {**ok, "lowercase": "yes"}, "contract-refuses-wrong-types"))
     return out
+
+
+def drawn_probes(c: Contract, corpora: list, sentences: list) -> tuple[list[Probe], list[Probe]]:
+    """Probes of inputs drawn elsewhere (the search's strategies): one per corpus of
+    (hypotheses, references), and the (hypothesis, reference) ``sentences`` batched into as
+    few requests as the contract's limits allow, their segment scores judged."""
+    drawn = [_score(c, f"a drawn corpus #{i + 1}", hyps, refs) for i, (hyps, refs) in enumerate(corpora)]
+    batches = [_score(c, f"drawn sentences, batch #{k + 1}", [sentences[i][0] for i in g],
+                      [sentences[i][1] for i in g], "contract-segment-scores", tags=("batch",))
+               for k, g in enumerate(groups(c, sentences))]
+    return drawn, batches
+
+
+def alone(c: Contract, probe: Probe, k: int, family: str) -> Probe:
+    """Segment ``k`` of a scored ``probe`` as a request of its own (same beta and case)."""
+    f = probe.fields
+    return _score(c, f"{probe.name}, segment {k + 1} alone", [f["hypotheses"][k]], [f["references"][k]], family,
+                  beta=f["beta"], lowercase=f["lowercase"])
 
 
 def state_probes(c: Contract) -> dict:

@@ -27,13 +27,6 @@ class ImpactRequest:
     seed: int = options.default("seed")
 
 
-def _raise_timeout(adapter, seconds: float) -> None:
-    """The per-call timeout of an adapter's process (its worker or external program)."""
-    for holder in (getattr(adapter, "client", None), getattr(adapter, "process", None)):
-        if holder is not None and hasattr(holder, "timeout"):
-            holder.timeout = max(float(holder.timeout), seconds)
-
-
 def impact_studies(result, adapters: list, request: ImpactRequest, *, steps: Optional[Callable] = None,
                    say: Callable[[str], None] = lambda line: None) -> dict:
     """implementation -> its study record (``skipped_record`` for one without findings).
@@ -55,7 +48,7 @@ def impact_studies(result, adapters: list, request: ImpactRequest, *, steps: Opt
         if adapter is None:
             out[summary.implementation] = skipped_record(summary.implementation, "no adapter to score the data with")
             continue
-        _raise_timeout(adapter, request.timeout)
+        adapter.raise_timeout(request.timeout)
         families = list(dict.fromkeys(f.family for f in summary.findings))  # a family may show at both levels
         start = time.perf_counter()
         progress = steps() if steps else NoSteps()

@@ -76,11 +76,10 @@ class AdapterScorer:
             name = implementation if implementation in self.specs else adapter_name(implementation, claims)
             if name is None:
                 raise KeyError(f"no built-in adapter for {implementation!r}")
-            adapter = self._adapter(name)
-            adapter.claims = Claims(**{k: claims[k] for k in CLAIM_FIELDS if k in claims})
-            self.calls += 1
-            run = adapter.sentence_scores if level == "sentence" else adapter.corpus_scores
-            return [o.value if o.ok else None for o in run(items)]
+            with self._adapter(name).with_claims(Claims(**{k: claims[k] for k in CLAIM_FIELDS if k in claims})) as view:
+                self.calls += 1
+                run = view.sentence_scores if level == "sentence" else view.corpus_scores
+                return [o.value if o.ok else None for o in run(items)]
 
         return score
 

@@ -225,7 +225,7 @@ def _implementation_side(adapter, systems, references, implementation_tests: boo
     an exact significance test (else None), and how its calls are made; reasons go to
     ``notes``."""
     names = list(systems)
-    supports_corpus = getattr(getattr(adapter, "supports", None), "corpus", True)
+    supports_corpus = adapter.supports.corpus
     if not supports_corpus:
         notes.append(f"{adapter.name} has no corpus-level scoring: implementation scores omitted")
         impl = {name: (None, "unsupported", "no corpus level") for name in names}

@@ -75,8 +75,8 @@ def serve(request: dict) -> dict:
                        backend_options=request.get("backend_options") or None)
     try:
         out: dict = {"adapters": [
-            {"implementation": a.name, "version": getattr(a, "version", None),
-             "sources": {lvl: loc.file for lvl, loc in (getattr(a, "sources", {}) or {}).items()}}
+            {"implementation": a.name, "version": a.version,
+             "sources": {lvl: loc.file for lvl, loc in a.sources.items()}}
             for a in adapters]}
         repros = request.get("repros") or []
         if request["mode"] in ("audit", "audit+replay"):

@@ -1,6 +1,6 @@
 """The contract-conformance table of a service (``AdapterSummary.contract``): each promise of
 its contract, kept or broken with its finding, for the markdown report and the terminal.
-Pure functions of the plain table ``audit.collect.service_contract`` records.
+Pure functions of the plain table ``audit.contract.conformance`` records.
 
 What a service answered (a broken promise's detail, the example's values) and what a
 contract file or an audit.json states are untrusted text: each is shown escaped (``_text``:

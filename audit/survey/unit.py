@@ -73,11 +73,9 @@ def _record(spec: dict, source):
 def _start(python: Path, spec: dict, timeout: float):
     from ..adapters.external import ExternalAdapter
 
-    adapter = ExternalAdapter.start(shlex.join(server_command(python, spec)), timeout)
-    adapter.name = spec["name"]
-    if spec["backend"].get("kind") == "expression":
-        adapter.source_record = _record(spec, adapter.sources)
-    return adapter
+    expression = spec["backend"].get("kind") == "expression"
+    return ExternalAdapter.start(shlex.join(server_command(python, spec)), timeout, name=spec["name"],
+                                 record=(lambda level, sources: _record(spec, sources)(level)) if expression else None)
 
 
 def _row(unit: dict, adapter, config: str, say) -> dict:

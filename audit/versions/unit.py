@@ -83,7 +83,7 @@ def _sources(venv: Path, adapters) -> dict:
     out: dict = {}
     roots = [p.resolve() for p in (venv / "lib").glob("python*/site-packages")]
     for a in adapters:
-        for loc in (getattr(a, "sources", None) or {}).values():
+        for loc in a.sources.values():
             if not loc.file:
                 continue
             path = Path(loc.file).resolve()
@@ -113,10 +113,9 @@ def run_unit(unit: dict, say: Callable[[str], None] = lambda m: None) -> dict:
     try:
         for spec in unit["targets"]:
             try:
-                a = ExternalAdapter.start(shlex.join(server_command(python, spec)), unit["timeout"])
+                a = ExternalAdapter.start(shlex.join(server_command(python, spec)), unit["timeout"], name=spec["name"])
             except (AdapterError, UsageError) as exc:
                 return _skipped(unit, f"cannot start its audit: {exc}")
-            a.name = spec["name"]
             why = (a.hello or {}).get("unsupported")
             if why:  # the release cannot compute these claims: said, not audited
                 unsupported.append({"implementation": spec["name"], "reason": one_line(str(why), 400)})

@@ -1,28 +1,16 @@
-"""What a service's answers show about its state, and the replies the contract checks judge:
-the same request answered the same twice, no answer replayed from an earlier request, no
-input mutated by a lowercased request (``state``); ``send`` (a presumed reply is never
-judged); ``answer`` and ``replayed``, the proof of a replay.  Used by
-``audit.collect.service_contract``."""
+"""What a service's answers show about its state: the same request answered the same twice,
+no answer replayed from an earlier request, no input mutated by a lowercased request
+(``check``); ``answer`` and ``replayed``, the proof of a replay.  Every request goes through
+the client's ``confirmed`` (a presumed reply is never judged).  Run by
+``audit.contract.checks``."""
 
 from __future__ import annotations
 
 import json
 from typing import Optional
 
-from ..adapters import faults
-from ..contract.judge import Judge, Violation
-from ..contract.probes import Probe, score_probes, state_probes
-
-
-def send(client, body, on_written=None):
-    """The reply to ``body``; a hang of a limit derived from the service's answers is sent again
-    with the full timeout while the service answers other requests (a tripped line: it does
-    not, and the reply stays presumed).  A presumed reply (``Reply.presumed``: the request
-    was not sent, or its hang is unconfirmed) is never judged (audit.adapters.service_faults)."""
-    reply = client.send(body, on_written=on_written)
-    if reply.presumed == faults.UNCONFIRMED and not getattr(client, "tripped", False):
-        reply = faults.confirm(lambda: client.send(body, on_written=on_written))
-    return reply
+from .judge import Judge, Violation
+from .probes import Probe, score_probes, state_probes
 
 
 def replayed(run, probe: Probe, problems: list, content: Optional[str]) -> Optional[Probe]:
@@ -46,13 +34,13 @@ def _shows(*replies) -> bool:
     return not any(r.presumed for r in replies) and any(answer(r) is not None for r in replies)
 
 
-def state(run, judge: Judge, client, contract) -> None:
+def check(run, judge: Judge, client, contract) -> None:
     """The state promises, each noted only when answers could show it (a service that does not
     answer keeps no promise by it)."""
     seqs = state_probes(contract)
     # the same request twice
     first = next((p for p in score_probes(contract) if "example" in p.tags), seqs["independence"][0])
-    a, b = send(client, first.body), send(client, first.body)
+    a, b = client.confirmed(first.body), client.confirmed(first.body)
     if _shows(a, b):
         run.note(first, "contract-deterministic")
         if answer(a) is not None and answer(a) != answer(b):
@@ -61,9 +49,9 @@ def state(run, judge: Judge, client, contract) -> None:
     # no answer replayed from an earlier request, and the first request answered the same after
     # the others as before them (when it was answered the same twice in a row)
     seq = seqs["independence"]
-    first = [send(client, seq[0].body) for _ in range(2)]
+    first = [client.confirmed(seq[0].body) for _ in range(2)]
     for p in seq:
-        reply = first[0] if p is seq[0] else send(client, p.body)
+        reply = first[0] if p is seq[0] else client.confirmed(p.body)
         if not _shows(reply):
             continue
         run.note(p, "contract-request-independence")
@@ -74,13 +62,13 @@ def state(run, judge: Judge, client, contract) -> None:
                                  f"request ({stale.name}), wrong here: {problems[0].detail}"), reply)
         else:
             run.answers.setdefault(answer(reply), (p, not problems))
-    again = send(client, seq[0].body)
+    again = client.confirmed(seq[0].body)
     if None not in (answer(first[0]), answer(again)) and answer(first[0]) == answer(first[1]) != answer(again):
         run.add(seq[0], Violation("contract-request-independence", f"the same request, answered the same twice in a "
                                   f"row, is answered differently after {len(seq) - 1} other requests: "
                                   f"{diff(first[0], again)}"), again)
     # the same texts before and after a lowercased request on them
-    before, lowered, after = (send(client, p.body) for p in seqs["mutation"])
+    before, lowered, after = (client.confirmed(p.body) for p in seqs["mutation"])
     p = seqs["mutation"][2]
     if _shows(before, lowered, after) and answer(before) is not None:
         run.note(p, "contract-inputs-not-mutated")
