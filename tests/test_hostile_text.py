@@ -189,3 +189,17 @@ def test_the_plugin_failure_counts_families_and_holds_no_control_character():
     text = failure_message(None, [finding("sentence"), finding("corpus")])
     assert text.startswith("chrF audit: 1 family diverges") and not CONTROL.findall(text)
     assert "\n# Heading" not in text and text.count("\n[exception] ") == 2
+
+
+def test_a_note_keeps_its_code_spans_and_nothing_else_of_its_markup():
+    """``md_prose`` (a record's note, a quoted line of an upstream thread): a code span stays
+    one code span, whatever it holds; the hostile text around it adds no structure, no HTML."""
+    from audit.render._text import md_prose
+
+    note = "the patch below's `else` branch, whose `<b>\\s</b>` lacks " + HOSTILE
+    text = f"- a record: {md_prose(note)}\n"
+    assert not html(text) and CONTROL.search(text) is None
+    kinds = [k for k in structure(text) if k[0] == "code_inline"]
+    assert kinds == [("code_inline", "`")] * 2  # the two spans of the note, none of HOSTILE's
+    assert md_prose("a `b` c") == "a `b` c" and md_prose("`x`") == "`x`"
+    assert md_prose("# x `y`").startswith("\\# x")

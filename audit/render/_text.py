@@ -101,6 +101,8 @@ def signed(x: Optional[float], digits: int = 6) -> str:
 #: emphasis (every ``*``; a ``_`` not inside a word: ``sentence_chrf`` is text) and an entity
 #: reference (``&lt;`` would show ``<``); each shown as itself by a backslash
 _INLINE = re.compile(r"[|`*]|<(?=[A-Za-z/!?])|\](?=[(\[:])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|&(?=#?[A-Za-z0-9]+;)")
+#: a code span as CommonMark reads one: a run of backticks, text, the same run
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 #: what makes the start of a line a block: a heading, a quote, a fence, a list item, a
 #: thematic break, a setext underline (CommonMark's block starts; ``<`` and backticks are
 #: escaped anywhere)
@@ -120,6 +122,21 @@ def md_cell(s, limit: Optional[int] = None) -> str:
         digits = len(text) - len(text.lstrip("0123456789"))
         text = text[:digits] + "\\" + text[digits:]  # "1\\. x", "\\# x": the character itself
     return text
+
+
+def md_prose(s) -> str:
+    """Text that marks code as code spans (a record's note, a quoted line of an upstream
+    thread: ``the `else` branch``) inside a line of markdown: each code span kept as one
+    (``md_code``: inert whatever it holds), everything else as ``md_cell`` escapes it."""
+    s, out, pos = str(s).replace("\n", " "), [], 0
+    for m in _CODE_SPAN.finditer(s):
+        if m.start() > pos:
+            out.append(md_cell(s[pos:m.start()]) if pos == 0 else _INLINE.sub(r"\\\g<0>", escape(s[pos:m.start()])))
+        out.append(md_code(m.group(2)))
+        pos = m.end()
+    if pos < len(s) or not out:
+        out.append(md_cell(s[pos:]) if pos == 0 else _INLINE.sub(r"\\\g<0>", escape(s[pos:])))
+    return "".join(out)
 
 
 def md_code(s) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ._doc import cache_note
-from ._text import md_cell, md_code, num
+from ._text import md_cell, md_code, md_prose, num
 
 
 def title(impl: str, version: Optional[str], issue: Optional[dict], fallback: str) -> str:
@@ -186,7 +186,7 @@ def related(records: list) -> list[str]:
         name = f"{md_cell(r['repository'])}#{md_cell(r['number'])}"
         link = f"[{name}]({r['url']})" if r.get("url") else name
         out.append(f"- {link} ({md_cell(r['kind'])}, {md_cell(state + fixed)}): \"{md_cell(r['title'])}\""
-                   + (f" — {md_cell(r['note'])}" if r.get("note") else ""))
+                   + (f" — {md_prose(r['note'])}" if r.get("note") else ""))
         for who, line in r.get("quotes") or ():
-            out.append(f"  > {md_cell(who)}: \"{md_cell(line)}\"")
+            out.append(f"  > {md_cell(who)}: \"{md_prose(line)}\"")
     return out + [""]
