@@ -93,14 +93,20 @@ def test_a_reports_dir_with_a_newline_cannot_inject_step_outputs(tmp_path):
 
 
 def test_args_keep_words_with_spaces_and_newlines(tmp_path):
-    """Each shell word reaches chrf-audit whole: the name holds a space and a newline."""
+    """Each shell word reaches chrf-audit whole: a name with spaces is that name; a name
+    holding a newline reaches it whole too, and is refused in one line (issue 39 item 8: a
+    name is one printable line), exit 2."""
     (tmp_path / "repo").mkdir()
     (tmp_path / "repo" / "mod.py").write_text("from reference_impl import sentence_score\n"
                                               "def f(h, r):\n    return float(sentence_score(h, r).score)\n")
-    code, outputs, summary, err = _run(tmp_path, CONFORMING, args="--no-verify --name 'my\nchrf x' --impl mod:f")
+    code, outputs, summary, err = _run(tmp_path, CONFORMING, args="--no-verify --name 'my  chrf x' --impl mod:f")
     assert code in (0, 1) and outputs["exit-code"] == str(code), err
     doc = (tmp_path / "repo" / "chrf-audit-reports" / "audit.json").read_text()
-    assert '"implementation": "my\\nchrf x"' in doc
+    assert '"implementation": "my  chrf x"' in doc
+    code, outputs, summary, err = _run(tmp_path, CONFORMING, args="--no-verify --name 'my\nchrf x' --impl mod:f")
+    assert code == 2 and outputs["exit-code"] == "2"
+    assert "--name must be one line of printable characters" in err and "got 'my\\nchrf x'" in err, err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("config, inputs, needle", [

@@ -139,7 +139,7 @@ def test_ci_md_pytest_failure_is_what_the_plugin_prints(tmp_path):
     """docs/ci.md's pytest failure: the plugin's message for the test it names, on a chrF
     with the divisor bug, run by pytest in a project directory."""
     text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
-    head = "A failure shows one block per family (here `"
+    head = "and level (here `"
     call = text.split(head, 1)[1].split("`", 1)[0]
     sample = text.split(head, 1)[1].split("```\n", 1)[1].split("```", 1)[0].splitlines()
     (tmp_path / "mypkg").mkdir()
