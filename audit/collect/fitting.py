@@ -191,22 +191,53 @@ def settle(u) -> list[str]:
 
 def fit_summary(u) -> dict:
     """The fitted model; how many observed scores (under the claimed parameters) it
-    reproduces exactly; the classes of inputs the unit scored and those it never tried
-    (``audit.collect.realtext``); what it leaves out: the unexplained groups, and what the
-    evidence could not tell apart."""
+    reproduces exactly; the classes of inputs the unit scored, those it never tried and those
+    the implementation refused (``audit.collect.realtext``, ``audit.collect.ragged``); what it
+    leaves out: the unexplained groups, and what the evidence could not tell apart.  A row it
+    leaves out is never beside a complete fit (``_rows_counted``)."""
     from . import realtext
     from .assemble import group_title, unexplained_groups
 
     samples = u.checker.samples[u.level]
     ok = u.model.reproduced(samples, u.params, u.level, u.scale, u.checker.tolerance)
-    tried = u.checker.classes[u.level]
+    tried, refused = u.checker.classes[u.level], u.checker.refused.get(u.level, {})
     leaves = [group_title(g) for g in unexplained_groups(u.found)]
+    explained, observed = _rows_counted(u, samples, ok)
     if ("out-of-range",) in u.found:  # its scores are no model's: the remainder leaves them to it
         leaves.append("out-of-range (scores outside 0-100)")
-    return {"model": list(u.model.families()), "explained": sum(ok), "observed": len(samples),
-            "scope": {"classes": [c.id for c in realtext.CLASSES if c.id in tried],
-                      "never_tried": [c.id for c in realtext.CLASSES if c.id not in tried]},
+    classes = realtext.applicable(u.level, u.adapter.supports.refs_limit(5))
+    scope = {"classes": [c.id for c in classes if c.id in tried],
+             "never_tried": [c.id for c in classes if c.id not in tried and c.id not in refused]}
+    if refused:
+        scope["refused"] = {c.id: refused[c.id] for c in classes if c.id in refused}
+    return {"model": list(u.model.families()), "explained": explained, "observed": observed, "scope": scope,
             "leaves_out": leaves, "ambiguous": list(u.model.ambiguities)}
+
+
+def _rows_counted(u, samples, ok) -> tuple[int, int]:
+    """(explained, observed) with each unexplained or state row of the level counted as a
+    score the model does not reproduce: its repro's sample, when one was kept and counted as
+    reproduced (the value differed between calls), or one more observed score (a row seen
+    under changed parameters or by a relation).  So a fit never reads complete beside such a
+    row."""
+    from .assemble import unexplained_groups
+
+    explained, observed = sum(ok), len(samples)
+    if not unexplained_groups(u.found):
+        return explained, observed
+    index = {repr([(h, list(rs)) for h, rs in segs]): i for i, (segs, _) in enumerate(samples)}
+    counted = set()
+    for key, c in u.found.items():
+        obs = c.minimal or c.largest
+        if not key or key[0] not in ("unexplained", "stateful", "nondeterminism") or obs is None:
+            continue
+        i = index.get(repr(u.segments_of(obs.inputs)))
+        if i is None:
+            observed += 1
+        elif i not in counted and ok[i]:
+            explained -= 1
+        counted.add(i)
+    return (min(explained, observed - 1), observed) if counted else (explained, observed)
 
 
 def has_unexplained(found: dict) -> bool:

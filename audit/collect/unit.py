@@ -158,8 +158,8 @@ class UnitAudit:
         with its share of the budget."""
         sentence, corpus, _ = strategies(self.adapter)
         max_refs = self.adapter.supports.refs_limit(5)
-        shares = [(c, n) for c, n in realtext.budget_split(self.max_examples // REAL_TEXT_SHARE)
-                  if n and (c.references <= 1 or max_refs >= c.references)]
+        shares = [(c, n) for c, n in realtext.budget_split(self.max_examples // REAL_TEXT_SHARE,
+                                                           realtext.applicable(self.level, max_refs)) if n]
         generic = self.max_examples - sum(n for _, n in shares)
         self.run_pass(Pass("claimed", self.examine, sentence if self.level == "sentence" else corpus, st.just({}),
                            generic))

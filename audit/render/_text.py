@@ -159,6 +159,11 @@ def fit_line(implementation: str, level: str, fit: dict) -> str:
         tried, never = scope.get("classes", []), scope.get("never_tried", [])
         line += (f", on inputs of {len(tried)} input class{'es' if len(tried) != 1 else ''}; never tried: "
                  f"{', '.join(never) if never else 'none'}")
+        refused = scope.get("refused") or {}
+        if refused:
+            # the implementation's own message: no control character of it reaches a terminal
+            line += "; refused by the implementation: " + ", ".join(f"{c} ({visible(str(why)[:120], keep='')})"
+                                                                     for c, why in refused.items())
     if fit.get("leaves_out"):
         line += "; leaves out: " + "; ".join(fit["leaves_out"])
     return line
