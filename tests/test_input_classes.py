@@ -232,3 +232,27 @@ def test_a_fit_never_reads_complete_beside_an_unexplained_row():
     u = _unit_with({("wrong-beta",): _Collected(minimal=same)}, samples)
     fit = fitting.fit_summary(u)
     assert (fit["explained"], fit["observed"], fit["leaves_out"]) == (2, 2, []), fit
+
+
+def test_a_ragged_corpus_is_explained_by_the_families_of_its_longest_reference_list():
+    """A corpus whose first segment has one reference and a later one two: a family about
+    several references applies (it was judged by the first segment's count)."""
+    from audit.collect.fitting import part_of
+    from audit.diagnose.fitted import FittedModel
+    from audit.diagnose.models import predict
+    from reference_impl import ChrfParams
+
+    model = FittedModel("sacrebleu")
+    model.accept(["first-reference-only"], part_of("score", "references", "first"))
+    params = ChrfParams(definition="sacrebleu")
+    segs = [("the cat", ["the cat"]), ("a dog", ["x y", "a dog"])]
+    actual = float(predict(segs, params, "corpus", model.variant()))
+    assert actual != float(corpus_score([h for h, _ in segs], [r for _, r in segs]).score)
+    assert model.explains(segs, params, "corpus", actual, 100, 1e-9) is not None
+
+
+def test_a_repeated_hypothesis_comes_back_with_another_reference():
+    """The class that finds a memo keyed on the hypothesis: its draws share the hypothesis and
+    differ in the reference (two draws at the default budget's share)."""
+    drawn = _draws(realtext.BY_ID["repeated-hypotheses"], "sentence", n=4)
+    assert len({h for [(h, _)] in drawn}) == 1 and len({tuple(r) for [(_, r)] in drawn}) > 1

@@ -139,6 +139,8 @@ CLASSES = (
                _differing(lambda t: len(t) >= 100)),
     InputClass("texts-over-1000", "texts of more than 1,000 characters, differing after the 1,000th",
                _one(D.over_thousand), _over_thousand),
+    InputClass("repeated-hypotheses", "a short output many systems give, against other references each time",
+               _one(D.repeated), lambda segs: any(h in D.COMMON_OUTPUTS and any(r != h for r in rs) for h, rs in segs)),
     InputClass("several-lines", "texts of several lines (LF)", _one(D.several_lines),
                _differing(lambda t: "\n" in t.strip().replace("\r\n", ""))),
     InputClass("several-references", "3 to 5 references", _several, _several_references, min_refs=3),

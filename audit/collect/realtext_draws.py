@@ -103,6 +103,21 @@ def combining(): return _contrast(lambda s, i, d: _insert_word(s, i, _pick(d, CO
                                   lambda s, i, d: _insert_word(s, i, unicodedata.normalize("NFC", _pick(d, COMBINING))))
 
 
+#: A short output many systems give, scored again and again against other references: an
+#: implementation that remembers a score by its hypothesis answers it from its memory.
+COMMON_OUTPUTS = ("Thank you.",)
+
+
+@st.composite
+def repeated(draw):
+    """The common short output against a reference that differs from it: every draw of the
+    class scores the same hypothesis against another reference."""
+    hyp = draw(st.sampled_from(COMMON_OUTPUTS))
+    ref = draw(st.sampled_from(("Thank you very much.", "Yes, it is.", "No.", "I do not know.", "Thanks.")
+                               + tuple(LATIN[:3])))
+    return hyp, ref
+
+
 @st.composite
 def several_lines(draw):
     """Three to six lines joined by LF, one of them changed (or two swapped) on one side."""

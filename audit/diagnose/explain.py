@@ -119,7 +119,7 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
     explanation then names and carries only the added deviations, its value is the merged
     model's."""
     base_tv, base_sv = base if base is not None else (TextVariant(), ScoreVariant())
-    nrefs, nsegs = len(segments[0][1]), len(segments)
+    nrefs, nsegs = max(len(rs) for _, rs in segments), len(segments)  # (ragged: the longest list)
     stats_cache: dict = {}
     #: statistics -> one canonical copy: text variants that read this input alike share their
     #: scores (``scored``) and their relevant score deviations (``relevant``)

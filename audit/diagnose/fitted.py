@@ -151,7 +151,7 @@ class FittedModel:
                  max_size: int = 4) -> Optional[Explanation]:
         """The smallest set of accepted deviations (applicable here) whose merged model gives
         ``actual`` on ``segments``: the input is explained away."""
-        nrefs, nsegs = len(segments[0][1]), len(segments)
+        nrefs, nsegs = max(len(rs) for _, rs in segments), len(segments)  # (ragged: the longest list)
         atoms = self.atoms(params, level, nrefs, nsegs)
         for size in range(1, min(len(atoms), max_size) + 1):
             for combo in itertools.combinations(atoms, size):
