@@ -36,6 +36,9 @@ SCAN_ROUNDS = 3
 #: inputs: an ignored parameter (the implementation compared with itself) and an identity.
 CLAIMS_EVIDENCE = "set to "
 IDENTITY_EVIDENCE = "identity: "
+#: Evidence prefix of a family judged behind an unexplained deviation, on inputs of a region
+#: where it is inert (``judge_behind``): judged again there by ``settle``, never elsewhere.
+BEHIND_EVIDENCE = "behind the unexplained deviation, on inputs where it is inert ("
 
 
 def part_of(stage: str, fld: str, value) -> tuple:
@@ -138,10 +141,71 @@ def probe_claims(u) -> None:
 
 
 def protected(u) -> frozenset:
-    """Families of the model named otherwise than by exact prediction (ignored parameters,
-    identities): ``prune`` and ``settle`` have no exact model of their inputs to judge them."""
+    """Families of the model named otherwise than by exact prediction on their whole pools
+    (ignored parameters, identities, families judged behind an unexplained deviation):
+    ``prune`` and ``settle`` have no exact model of their inputs to judge them by."""
     return frozenset(fams[0] for (lv, fams), ev in u.model.evidence.items()
-                     if lv == u.level and len(fams) == 1 and str(ev).startswith((CLAIMS_EVIDENCE, IDENTITY_EVIDENCE)))
+                     if lv == u.level and len(fams) == 1 and
+                     str(ev).startswith((CLAIMS_EVIDENCE, IDENTITY_EVIDENCE, BEHIND_EVIDENCE)))
+
+
+def _behind(u) -> dict:
+    """family -> the region it was named behind an unexplained deviation on."""
+    from ..diagnose import inert
+
+    by_id = {r.id: r for r in inert.REGIONS}
+    out = {}
+    for (lv, fams), ev in u.model.evidence.items():
+        if lv == u.level and len(fams) == 1 and str(ev).startswith(BEHIND_EVIDENCE):
+            region = str(ev)[len(BEHIND_EVIDENCE):].split(")", 1)[0]
+            if region in by_id:
+                out[fams[0]] = by_id[region]
+    return out
+
+
+def judge_behind(u) -> list[str]:
+    """Behind a pervasive unexplained deviation (run when divergences stay unexplained): the
+    regions of inputs where it is inert -- the implementation gives the fitted model's score
+    on every probe of the region (``audit.diagnose.inert``) -- and every catalogued stage
+    variant not fitted, judged by the judge's rules on its distinguishing inputs projected
+    onto such a region.  Returns the families named; ``u.behind`` says which regions were
+    inert (the fit says behind what the rest stays hidden)."""
+    from ..diagnose import inert
+
+    classifier, model = u.checker.classifier, u.model
+    variant = model.variant()
+    u.tick()
+    regions = inert.inert_regions(lambda batch: classifier.scores(u.adapter, u.level, batch), u.params, u.level,
+                                  variant, lambda s, a: classifier.judge.agrees(s, u.params, u.level, variant, a,
+                                                                                u.scale))
+    u.behind = [r.id for r in regions]
+    added: list[str] = []
+    for region in regions:
+        with classifier.judge.behind(region):
+            for fam, part in _candidates(u):
+                if fam in model.families() or fam in model.dropped or fam in added:
+                    continue
+                cand = Explanation([fam], None, variant=part)
+                u.tick()
+                if classifier.confirm(u.adapter, u.level, u.params, cand):
+                    evidence = f"{BEHIND_EVIDENCE}{region.id}): {cand.detail}"
+                    classifier.accept(u.params.definition, cand.families, cand.variant, level=u.level,
+                                      evidence=evidence)
+                    added.append(fam)
+    return added
+
+
+def settle_behind(u) -> list[str]:
+    """The families named behind an unexplained deviation, each judged again on its region
+    with every other family fitted (``Classifier.settle`` there): refused ones are dropped."""
+    dropped: list[str] = []
+    behind = _behind(u)
+    for region in {r.id: r for r in behind.values()}.values():
+        mine = {f for f, r in behind.items() if r.id == region.id}
+        with u.checker.classifier.judge.behind(region):
+            dropped += u.checker.classifier.settle(u.adapter, u.level, u.params,
+                                                   frozenset(u.model.families()) - mine)
+    return dropped
 
 
 def prune(u) -> list[str]:
@@ -210,8 +274,11 @@ def fit_summary(u) -> dict:
              "never_tried": [c.id for c in classes if c.id not in tried and c.id not in refused]}
     if refused:
         scope["refused"] = {c.id: refused[c.id] for c in classes if c.id in refused}
-    return {"model": list(u.model.families()), "explained": explained, "observed": observed, "scope": scope,
-            "leaves_out": leaves, "ambiguous": list(u.model.ambiguities)}
+    out = {"model": list(u.model.families()), "explained": explained, "observed": observed, "scope": scope,
+           "leaves_out": leaves, "ambiguous": list(u.model.ambiguities)}
+    if u.behind is not None and leaves:
+        out["behind"] = list(u.behind)
+    return out
 
 
 def _rows_counted(u, samples, ok) -> tuple[int, int]:

@@ -166,4 +166,8 @@ def fit_line(implementation: str, level: str, fit: dict) -> str:
                                                                      for c, why in refused.items())
     if fit.get("leaves_out"):
         line += "; leaves out: " + "; ".join(fit["leaves_out"])
+    if "behind" in fit:
+        line += ("; behind it, the catalogued families were judged on inputs where it is inert (" +
+                 ", ".join(fit["behind"]) + ")" if fit["behind"] else
+                 "; no input region was found where it is inert: what it hides stays unnamed")
     return line
