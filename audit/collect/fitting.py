@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..diagnose import claims_probe, deviations, relational
+from ..diagnose import claims_probe, deviations, inert, relational
 from ..diagnose.explain import Explanation
 from ..diagnose.models import agrees, predict
 from ..diagnose.oracle import score_many
@@ -36,9 +36,6 @@ SCAN_ROUNDS = 3
 #: inputs: an ignored parameter (the implementation compared with itself) and an identity.
 CLAIMS_EVIDENCE = "set to "
 IDENTITY_EVIDENCE = "identity: "
-#: Evidence prefix of a family judged behind an unexplained deviation, on inputs of a region
-#: where it is inert (``judge_behind``): judged again there by ``settle``, never elsewhere.
-BEHIND_EVIDENCE = "behind the unexplained deviation, on inputs where it is inert ("
 
 
 def part_of(stage: str, fld: str, value) -> tuple:
@@ -146,21 +143,12 @@ def protected(u) -> frozenset:
     ``prune`` and ``settle`` have no exact model of their inputs to judge them by."""
     return frozenset(fams[0] for (lv, fams), ev in u.model.evidence.items()
                      if lv == u.level and len(fams) == 1 and
-                     str(ev).startswith((CLAIMS_EVIDENCE, IDENTITY_EVIDENCE, BEHIND_EVIDENCE)))
+                     str(ev).startswith((CLAIMS_EVIDENCE, IDENTITY_EVIDENCE, inert.BEHIND_EVIDENCE)))
 
 
 def _behind(u) -> dict:
     """family -> the region it was named behind an unexplained deviation on."""
-    from ..diagnose import inert
-
-    by_id = {r.id: r for r in inert.REGIONS}
-    out = {}
-    for (lv, fams), ev in u.model.evidence.items():
-        if lv == u.level and len(fams) == 1 and str(ev).startswith(BEHIND_EVIDENCE):
-            region = str(ev)[len(BEHIND_EVIDENCE):].split(")", 1)[0]
-            if region in by_id:
-                out[fams[0]] = by_id[region]
-    return out
+    return inert.named_behind(u.model.evidence, u.level)
 
 
 def judge_behind(u) -> list[str]:
@@ -170,8 +158,6 @@ def judge_behind(u) -> list[str]:
     variant not fitted, judged by the judge's rules on its distinguishing inputs projected
     onto such a region.  Returns the families named; ``u.behind`` says which regions were
     inert (the fit says behind what the rest stays hidden)."""
-    from ..diagnose import inert
-
     classifier, model = u.checker.classifier, u.model
     variant = model.variant()
     u.tick()
@@ -188,7 +174,7 @@ def judge_behind(u) -> list[str]:
                 cand = Explanation([fam], None, variant=part)
                 u.tick()
                 if classifier.confirm(u.adapter, u.level, u.params, cand):
-                    evidence = f"{BEHIND_EVIDENCE}{region.id}): {cand.detail}"
+                    evidence = f"{inert.BEHIND_EVIDENCE}{region.id}): {cand.detail}"
                     classifier.accept(u.params.definition, cand.families, cand.variant, level=u.level,
                                       evidence=evidence)
                     added.append(fam)

@@ -20,11 +20,10 @@ def reduce_repros(u) -> dict[str, Observation]:
 
     from ..diagnose import inert
     from ..diagnose.fitted import CLAIMED
-    from .fitting import _behind
 
     params, level, tol = u.params, u.level, u.checker.tolerance
     model = u.model.variant()
-    behind = _behind(u)
+    behind = inert.named_behind(u.model.evidence, u.level)
     out: dict[str, Observation] = {}
     for fam in u.model.families():
         if fam.startswith("parameter-ignored-"):

@@ -31,6 +31,9 @@ from typing import Callable
 from .models import predict
 from .text_model import text_stats
 
+#: Evidence prefix of a family judged behind an unexplained deviation, on inputs of a region
+#: where it is inert (``audit.collect.fitting.judge_behind``): judged again there, never elsewhere.
+BEHIND_EVIDENCE = "behind the unexplained deviation, on inputs where it is inert ("
 #: Probes per region, and the longest hypothesis / reference of a projected input.
 PROBES = 8
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -213,3 +216,16 @@ def differs_from(params, level: str, model: tuple, others: list, tolerance: floa
             return False
 
     return matters
+
+
+def named_behind(evidence: dict, level: str) -> dict:
+    """family -> the region it was named behind an unexplained deviation on, read from a fitted
+    model's evidence ((level, families) -> evidence) at ``level``."""
+    by_id = {r.id: r for r in REGIONS}
+    out = {}
+    for (lv, fams), ev in evidence.items():
+        if lv == level and len(fams) == 1 and str(ev).startswith(BEHIND_EVIDENCE):
+            region = str(ev)[len(BEHIND_EVIDENCE):].split(")", 1)[0]
+            if region in by_id:
+                out[fams[0]] = by_id[region]
+    return out
