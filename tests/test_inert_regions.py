@@ -54,3 +54,20 @@ def test_projected_inputs_have_the_regions_shape_and_still_matter(region):
     projected = inert.project(pool("case-folded", u.params, "sentence", 1), region, u.params, "sentence", model, matters)
     assert len(projected) >= 4
     assert all(inert.has_shape(region, s, u.params, model) and matters(s) for s in projected)
+
+
+@pytest.mark.parametrize("module, expected", [
+    ("geometric_class", True), ("numpy_arith_f", True), ("topmost_order", True), ("exact_add_one", True),
+    ("damped_counter", True), ("two_exceptions", False), ("drop_empty_refs", False),
+])
+def test_behind_judging_runs_only_behind_a_deviation_that_changes_most_plain_inputs(module, expected):
+    """The pervasive modules change most plain scores; modules whose bugs live in particular
+    inputs (exceptions on a class, empty references) change none of them."""
+    u = _unit(module)
+    c, v = u.checker.classifier, u.model.variant()
+    try:
+        got = inert.pervasive(lambda b: c.scores(u.adapter, "sentence", b), u.params, "sentence", v,
+                              lambda s, x: c.judge.agrees(s, u.params, "sentence", v, x, u.scale))
+    finally:
+        u.adapter.close()
+    assert got is expected

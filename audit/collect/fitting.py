@@ -157,13 +157,16 @@ def judge_behind(u) -> list[str]:
     on every probe of the region (``audit.diagnose.inert``) -- and every catalogued stage
     variant not fitted, judged by the judge's rules on its distinguishing inputs projected
     onto such a region.  Returns the families named; ``u.behind`` says which regions were
-    inert (the fit says behind what the rest stays hidden)."""
+    inert (the fit says behind what the rest stays hidden).  Nothing is done where the
+    deviation changes few plain inputs (``inert.pervasive``): it hides nothing there."""
     classifier, model = u.checker.classifier, u.model
     variant = model.variant()
     u.tick()
-    regions = inert.inert_regions(lambda batch: classifier.scores(u.adapter, u.level, batch), u.params, u.level,
-                                  variant, lambda s, a: classifier.judge.agrees(s, u.params, u.level, variant, a,
-                                                                                u.scale))
+    scores = lambda batch: classifier.scores(u.adapter, u.level, batch)  # noqa: E731
+    agrees = lambda s, a: classifier.judge.agrees(s, u.params, u.level, variant, a, u.scale)  # noqa: E731
+    if not inert.pervasive(scores, u.params, u.level, variant, agrees):
+        return []
+    regions = inert.inert_regions(scores, u.params, u.level, variant, agrees)
     u.behind = [r.id for r in regions]
     added: list[str] = []
     for region in regions:

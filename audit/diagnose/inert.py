@@ -159,6 +159,39 @@ def probes(region: Region, params, level: str, model: tuple) -> list:
     return out
 
 
+def _plain_probe(rng, params, level):
+    """A plain input with every order effective and P != R: 8 to 16 letters of "abcdefgh"
+    against the same with one to three letters changed and one or two more at its end."""
+    ref = "".join(rng.choice(_LETTERS[:8]) for _ in range(rng.randint(8, 16)))
+    hyp = list(ref)
+    for _ in range(rng.randint(1, 3)):
+        hyp[rng.randrange(len(hyp))] = rng.choice(_LETTERS[:8])
+    hyp += [rng.choice(_LETTERS[:8]) for _ in range(rng.randint(1, 2))]
+    return [("".join(hyp), [ref])]
+
+
+def pervasive(scores: Callable, params, level: str, model: tuple, agrees: Callable) -> bool:
+    """Does the unexplained deviation change the score of most plain inputs (half of
+    ``PROBES`` or more, inputs outside every region: ``_plain_probe``)?  Only then can it hide
+    the catalogued families, and only then are they judged behind it (a deviation of a few
+    inputs hides nothing the search's own inputs do not show)."""
+    from reference_impl import corpus_score, sentence_score
+
+    rng = random.Random(zlib.crc32(b"pervasive"))
+    batch: list = []
+    for _ in range(40 * PROBES):
+        if len(batch) == PROBES:
+            break
+        segs = _plain_probe(rng, params, level)
+        kw = params.kwargs()
+        score = sentence_score(*segs[0], **kw).score if level == "sentence" else \
+            corpus_score([h for h, _ in segs], [r for _, r in segs], **kw).score
+        if 0 < score < 100 and segs not in batch:
+            batch.append(segs)
+    answers = scores(batch)
+    return 2 * sum(1 for s, a in zip(batch, answers) if a is None or not agrees(s, a)) >= len(batch)
+
+
 def inert_regions(scores: Callable, params, level: str, model: tuple, agrees: Callable) -> list[Region]:
     """The regions on whose every probe the implementation gives ``model``'s score
     (``scores(inputs)`` -> its answers; ``agrees(segments, answer)``): where the unexplained
