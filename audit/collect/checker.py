@@ -20,6 +20,8 @@ from ..diagnose.classify import Classifier
 from ..diagnose.conformance import UnitScores
 from ..diagnose.families import SIGNATURE_PREFIX
 from ..diagnose.oracle import score_segments
+from ..adapters import faults
+from .ragged import refused_ragged
 from .realtext import classes_of
 
 _OUTCOME_FAMILY = {"exception": "exception", "crash": "crash", "timeout": "timeout", "invalid": "invalid-output"}
@@ -107,6 +109,9 @@ class Checker(UnitScores):
         self.samples: dict[str, list] = {"sentence": [], "corpus": []}
         #: level -> the real-text classes (audit.collect.realtext) of the inputs scored
         self.classes: dict[str, set] = {"sentence": set(), "corpus": set()}
+        #: level -> {input class: the implementation's answer}: classes it refuses to take
+        #: (reference lists of different lengths: ``audit.collect.ragged``)
+        self.refused: dict[str, dict] = {}
         #: accepted parameters the implementation ignores (audit.diagnose.claims_probe): name -> the
         #: claimed value it computes with whatever it is given
         self.ignored: dict[str, object] = {}
@@ -135,7 +140,6 @@ class Checker(UnitScores):
             item = (list(inputs["hypotheses"]), [list(r) for r in inputs["references"]])
             score = adapter.corpus_scores
         expected = ref.score
-        self.classes[level] |= classes_of([t for h, rs in segments for t in (h, *rs)], max(len(rs) for _, rs in segments))
         outcomes = score([item])
         if repeat and outcomes[0].kind == "value":
             # A second call on the same input catches nondeterminism (not batched with the
@@ -151,6 +155,13 @@ class Checker(UnitScores):
             # It answered, then failed on the same input: the failure is the finding, with its
             # message (a crash is no second value to compare).
             obs.outcome, first = second, second
+        if first.kind in ("exception", "invalid") and refused_ragged(segments, lambda twin: score([twin])[0]):
+            # Reference lists of different lengths refused, the same lists padded to one length
+            # answered: what the implementation takes, not a wrong score (audit.collect.ragged)
+            self.refused.setdefault(level, {}).setdefault("ragged-references", first.detail)
+            return obs
+        if faults.observed(first):  # sent and answered: the input counts for the classes it witnesses
+            self.classes[level] |= classes_of(segments)
         if first.kind != "value":
             obs.key, obs.detail = failure_key(first), first.detail
             return obs

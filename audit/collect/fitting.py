@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..diagnose import claims_probe, deviations, relational
+from ..diagnose import claims_probe, deviations, inert, relational
 from ..diagnose.explain import Explanation
 from ..diagnose.models import agrees, predict
 from ..diagnose.oracle import score_many
@@ -138,10 +138,63 @@ def probe_claims(u) -> None:
 
 
 def protected(u) -> frozenset:
-    """Families of the model named otherwise than by exact prediction (ignored parameters,
-    identities): ``prune`` and ``settle`` have no exact model of their inputs to judge them."""
+    """Families of the model named otherwise than by exact prediction on their whole pools
+    (ignored parameters, identities, families judged behind an unexplained deviation):
+    ``prune`` and ``settle`` have no exact model of their inputs to judge them by."""
     return frozenset(fams[0] for (lv, fams), ev in u.model.evidence.items()
-                     if lv == u.level and len(fams) == 1 and str(ev).startswith((CLAIMS_EVIDENCE, IDENTITY_EVIDENCE)))
+                     if lv == u.level and len(fams) == 1 and
+                     str(ev).startswith((CLAIMS_EVIDENCE, IDENTITY_EVIDENCE, inert.BEHIND_EVIDENCE)))
+
+
+def _behind(u) -> dict:
+    """family -> the region it was named behind an unexplained deviation on."""
+    return inert.named_behind(u.model.evidence, u.level)
+
+
+def judge_behind(u) -> list[str]:
+    """Behind a pervasive unexplained deviation (run when divergences stay unexplained): the
+    regions of inputs where it is inert -- the implementation gives the fitted model's score
+    on every probe of the region (``audit.diagnose.inert``) -- and every catalogued stage
+    variant not fitted, judged by the judge's rules on its distinguishing inputs projected
+    onto such a region.  Returns the families named; ``u.behind`` says which regions were
+    inert (the fit says behind what the rest stays hidden).  Nothing is done where the
+    deviation changes few plain inputs (``inert.pervasive``): it hides nothing there."""
+    classifier, model = u.checker.classifier, u.model
+    variant = model.variant()
+    u.tick()
+    scores = lambda batch: classifier.scores(u.adapter, u.level, batch)  # noqa: E731
+    agrees = lambda s, a: classifier.judge.agrees(s, u.params, u.level, variant, a, u.scale)  # noqa: E731
+    if not inert.pervasive(scores, u.params, u.level, variant, agrees):
+        return []
+    regions = inert.inert_regions(scores, u.params, u.level, variant, agrees)
+    u.behind = [r.id for r in regions]
+    added: list[str] = []
+    for region in regions:
+        with classifier.judge.behind(region):
+            for fam, part in _candidates(u):
+                if fam in model.families() or fam in model.dropped or fam in added:
+                    continue
+                cand = Explanation([fam], None, variant=part)
+                u.tick()
+                if classifier.confirm(u.adapter, u.level, u.params, cand):
+                    evidence = f"{inert.BEHIND_EVIDENCE}{region.id}): {cand.detail}"
+                    classifier.accept(u.params.definition, cand.families, cand.variant, level=u.level,
+                                      evidence=evidence)
+                    added.append(fam)
+    return added
+
+
+def settle_behind(u) -> list[str]:
+    """The families named behind an unexplained deviation, each judged again on its region
+    with every other family fitted (``Classifier.settle`` there): refused ones are dropped."""
+    dropped: list[str] = []
+    behind = _behind(u)
+    for region in {r.id: r for r in behind.values()}.values():
+        mine = {f for f, r in behind.items() if r.id == region.id}
+        with u.checker.classifier.judge.behind(region):
+            dropped += u.checker.classifier.settle(u.adapter, u.level, u.params,
+                                                   frozenset(u.model.families()) - mine)
+    return dropped
 
 
 def prune(u) -> list[str]:
@@ -191,22 +244,56 @@ def settle(u) -> list[str]:
 
 def fit_summary(u) -> dict:
     """The fitted model; how many observed scores (under the claimed parameters) it
-    reproduces exactly; the classes of inputs the unit scored and those it never tried
-    (``audit.collect.realtext``); what it leaves out: the unexplained groups, and what the
-    evidence could not tell apart."""
+    reproduces exactly; the classes of inputs the unit scored, those it never tried and those
+    the implementation refused (``audit.collect.realtext``, ``audit.collect.ragged``); what it
+    leaves out: the unexplained groups, and what the evidence could not tell apart.  A row it
+    leaves out is never beside a complete fit (``_rows_counted``)."""
     from . import realtext
     from .assemble import group_title, unexplained_groups
 
     samples = u.checker.samples[u.level]
     ok = u.model.reproduced(samples, u.params, u.level, u.scale, u.checker.tolerance)
-    tried = u.checker.classes[u.level]
+    tried, refused = u.checker.classes[u.level], u.checker.refused.get(u.level, {})
     leaves = [group_title(g) for g in unexplained_groups(u.found)]
+    explained, observed = _rows_counted(u, samples, ok)
     if ("out-of-range",) in u.found:  # its scores are no model's: the remainder leaves them to it
         leaves.append("out-of-range (scores outside 0-100)")
-    return {"model": list(u.model.families()), "explained": sum(ok), "observed": len(samples),
-            "scope": {"classes": [c.id for c in realtext.CLASSES if c.id in tried],
-                      "never_tried": [c.id for c in realtext.CLASSES if c.id not in tried]},
-            "leaves_out": leaves, "ambiguous": list(u.model.ambiguities)}
+    classes = realtext.applicable(u.level, u.adapter.supports.refs_limit(5))
+    scope = {"classes": [c.id for c in classes if c.id in tried],
+             "never_tried": [c.id for c in classes if c.id not in tried and c.id not in refused]}
+    if refused:
+        scope["refused"] = {c.id: refused[c.id] for c in classes if c.id in refused}
+    out = {"model": list(u.model.families()), "explained": explained, "observed": observed, "scope": scope,
+           "leaves_out": leaves, "ambiguous": list(u.model.ambiguities)}
+    if u.behind is not None and leaves:
+        out["behind"] = list(u.behind)
+    return out
+
+
+def _rows_counted(u, samples, ok) -> tuple[int, int]:
+    """(explained, observed) with each unexplained or state row of the level counted as a
+    score the model does not reproduce: its repro's sample, when one was kept and counted as
+    reproduced (the value differed between calls), or one more observed score (a row seen
+    under changed parameters or by a relation).  So a fit never reads complete beside such a
+    row."""
+    from .assemble import unexplained_groups
+
+    explained, observed = sum(ok), len(samples)
+    if not unexplained_groups(u.found):
+        return explained, observed
+    index = {repr([(h, list(rs)) for h, rs in segs]): i for i, (segs, _) in enumerate(samples)}
+    counted = set()
+    for key, c in u.found.items():
+        obs = c.minimal or c.largest
+        if not key or key[0] not in ("unexplained", "stateful", "nondeterminism") or obs is None:
+            continue
+        i = index.get(repr(u.segments_of(obs.inputs)))
+        if i is None:
+            observed += 1
+        elif i not in counted and ok[i]:
+            explained -= 1
+        counted.add(i)
+    return (min(explained, observed - 1), observed) if counted else (explained, observed)
 
 
 def has_unexplained(found: dict) -> bool:

@@ -1,172 +1,77 @@
-"""Inputs like real text (issue 30): what MT output, LLM answers and web text hold and the
-generic strategies (``audit.collect.strategies``) never produce -- HTML entities, markup,
-special tokens, hyphen + line break, CRLF, tabs inside text, numbers with separators, URLs
-and e-mail addresses, typographic quotes, CJK and Thai without spaces, right-to-left text
-with marks, emoji sequences, combining sequences, long texts, several references and real
-sentences (``sentences.json``, written for chrf-audit, Apache-2.0) mutated.
+"""Inputs like real text (issues 30, 41): what MT output, LLM answers, web text and real
+callers send that the generic strategies (``audit.collect.strategies``) never produce --
+HTML entities, markup, special tokens, hyphen + line break, several lines, CRLF, tabs inside
+text, numbers with separators, URLs and e-mail addresses, typographic quotes, CJK and Thai
+without spaces, right-to-left text with marks, emoji sequences, combining sequences, texts of
+100 to 1,000 and of more than 1,000 characters, several references, reference lists of
+different lengths, an empty reference beside others, and real sentences mutated.
 
-``CLASSES`` is the one list: each class has a strategy of (hypothesis, references) whose
-*simplest* draw already holds the class's feature on one side and not the same on the other
-(a search of one example per class tries something), and a detector that says whether an
-input holds it -- the fit's scope is what the detectors saw on the inputs scored, so "never
-tried" is a fact about the audit, not about the budget plan.  ``budget_split`` gives each
-class its share of the search budget by counting, never by the clock.
+``CLASSES`` is the one list.  Each class has a draw (``audit.collect.realtext_draws``) and a
+*witness*: a predicate over an input that was scored (its segments, ``[(hypothesis,
+references)]``) saying whether the input is characteristic of the class -- the feature is
+there *and* the sides of a segment differ in it (a special token in the hypothesis that the
+reference lacks, not a token copied on both sides; a reference list shorter than another).
+The fit's scope is what the witnesses saw on the inputs the implementation answered
+(``Checker.check``), so "never tried" is a fact about the audit, not about the budget plan.
+A class that cannot apply to a unit (reference lists at the sentence level, several
+references for a one-reference implementation) is not drawn and not counted either way.
+``budget_split`` gives each class its share of the search budget by counting, never by the
+clock.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 from hypothesis import strategies as st
 
-_DATA = json.loads((Path(__file__).with_name("sentences.json")).read_text(encoding="utf-8"))
-SENTENCES: dict[str, list[str]] = _DATA["sentences"]
-LATIN = [s for lang in ("en", "de", "fr", "es") for s in SENTENCES[lang]]
-NO_SPACES = SENTENCES["zh"] + SENTENCES["ja"] + SENTENCES["th"]
-RTL = SENTENCES["ar"] + SENTENCES["he"]
+from . import realtext_draws as D
+from .realtext_draws import LATIN, SPECIAL_TOKENS
 
-ENTITIES = ("&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&nbsp;", "&eacute;", "&#8217;")
-TAGS = (("<b>", "</b>"), ("<i>", "</i>"), ('<a href="https://example.org/x">', "</a>"), ("<span class=\"hl\">", "</span>"))
-SPECIAL_TOKENS = ("<unk>", "<skipped>", "[MASK]", "<s>", "</s>", "<pad>", "[CLS]", "[SEP]", "<mask>")
-NUMBERS = ("1,000", "3.14", "12\u202f500", "1.000.000", "2,5", "10'000", "99.9%", "-4,200.75")
-LINKS = ("https://www.example.org/path?q=1&lang=en", "http://example.com/a/b.html", "info@example.com",
-         "first.last+tag@mail.example.org")
-QUOTES = (("\u201c", "\u201d"), ("\u00ab", "\u00bb"), ("\u2018", "\u2019"), ("\u201e", "\u201c"), ("\u2039", "\u203a"))
-DASHES = ("\u2014", "\u2013")
-EMOJI = ("\U0001F469\u200d\U0001F4BB", "\U0001F1E9\U0001F1EA", "\U0001F44D\U0001F3FD", "\u2764\ufe0f",
-         "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F3F3\ufe0f\u200d\U0001F308")
-COMBINING = ("e\u0301", "a\u0308\u0301", "\u0915\u094d\u0937\u093f", "e\u0323\u0302", "n\u0303", "o\u031b\u0300")
-RTL_MARKS = ("\u200f", "\u200e", "\u064e", "\u0650", "\u05b8")
+Segments = list  # [(hypothesis, [references])]
 
 
-def _words_at(text: str, i: int) -> tuple[list[str], int]:
-    words = text.split(" ")
-    return words, i % len(words)
+def _contrast(find: Callable[[str], list]) -> Callable[[Segments], bool]:
+    """The witness of a text feature: some segment has it (``find`` lists its occurrences in
+    a text) and its hypothesis and one of its references differ in it."""
+
+    def witness(segments) -> bool:
+        for hyp, refs in segments:
+            mine = Counter(find(hyp))
+            if any(Counter(find(r)) != mine for r in refs) and (mine or any(find(r) for r in refs)):
+                return True
+        return False
+
+    return witness
 
 
-def _insert_word(text: str, i: int, word: str) -> str:
-    words, k = _words_at(text, i)
-    return " ".join(words[:k] + [word] + words[k:])
+def _regex(pattern: str) -> Callable[[Segments], bool]:
+    return _contrast(re.compile(pattern).findall)
 
 
-@st.composite
-def _sentence(draw, pool=None) -> str:
-    return draw(st.sampled_from(pool or LATIN))
+def _differing(test: Callable[[str], bool]) -> Callable[[Segments], bool]:
+    """Some segment has a text passing ``test`` and sides that differ."""
+    return lambda segments: any(any(test(t) for t in (h, *rs)) and any(r != h for r in rs) for h, rs in segments)
 
 
-@st.composite
-def _contrast(draw, make_ref: Callable, make_hyp: Callable, pool=None):
-    """A sentence with the feature in the reference (``make_ref``) and the hypothesis made
-    from the same sentence otherwise (``make_hyp``): feature dropped, changed, or kept with a
-    word changed."""
-    s = draw(_sentence(pool))
-    i = draw(st.integers(0, 40))
-    return make_hyp(s, i, draw), make_ref(s, i, draw)
+_TAG = r"</?(?:b|i|u|p|a|br|em|strong|span|div|sup|sub|li|ul)\b[^<>]*>"
+_ENTITY = r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);"
+_SPECIAL = "|".join(re.escape(t) for t in SPECIAL_TOKENS)
+_QUOTES = "[\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u201a\u2039\u203a\u2013\u2014]"
+_EMOJI = "[\U0001F000-\U0001FAFF\u2600-\u27bf][\u200d\ufe0f\U0001F3FB-\U0001F3FF\U0001F1E6-\U0001F1FF]"
 
 
-def _other_word(s: str, i: int) -> str:
-    """``s`` with one word replaced (a hypothesis that is not a copy)."""
-    words, k = _words_at(s, i + 1)
-    words[k] = "something" if words[k] != "something" else "else"
-    return " ".join(words)
-
-
-def _pick(draw, options):
-    return draw(st.sampled_from(options))
-
-
-def _entities(): return _contrast(lambda s, i, d: _insert_word(s, i, _pick(d, ENTITIES)),
-                                  lambda s, i, d: _insert_word(s, i, "&"))
-def _markup(): return _contrast(lambda s, i, d: (lambda t: _insert_word(s, i, t[0] + "x" + t[1]))(_pick(d, TAGS)),
-                                lambda s, i, d: _insert_word(s, i, "x"))
-def _special(): return _contrast(lambda s, i, d: _insert_word(s, i, _pick(d, SPECIAL_TOKENS)),
-                                 lambda s, i, d: _other_word(s, i))
-def _hyphen(): return _contrast(lambda s, i, d: _insert_word(s, i, "inter-\nnational"),
-                                lambda s, i, d: _insert_word(s, i, "international"))
-def _crlf(): return _contrast(lambda s, i, d: s + "\r\n" + _other_word(s, i), lambda s, i, d: s + "\n" + s)
-def _tabs(): return _contrast(lambda s, i, d: s.replace(" ", "\t", 1 + i % 3), lambda s, i, d: _other_word(s, i))
-def _numbers(): return _contrast(lambda s, i, d: _insert_word(s, i, _pick(d, NUMBERS)),
-                                 lambda s, i, d: _insert_word(s, i, "1000"))
-def _links(): return _contrast(lambda s, i, d: _insert_word(s, i, _pick(d, LINKS)), lambda s, i, d: _other_word(s, i))
-def _quotes(): return _contrast(lambda s, i, d: (lambda q: q[0] + s + q[1])(_pick(d, QUOTES)) + " " + _pick(d, DASHES),
-                                lambda s, i, d: '"' + s + '" -')
-def _no_spaces(): return _contrast(lambda s, i, d: s, lambda s, i, d: s[: max(1, len(s) - 1 - i % 4)] + s[-1:],
-                                   NO_SPACES)
-def _rtl(): return _contrast(lambda s, i, d: _pick(d, RTL_MARKS) + s + _pick(d, RTL_MARKS),
-                             lambda s, i, d: _other_word(s, i), RTL)
-def _emoji(): return _contrast(lambda s, i, d: _insert_word(s, i, _pick(d, EMOJI)),
-                               lambda s, i, d: _insert_word(s, i, "\U0001F469"))
-def _combining(): return _contrast(lambda s, i, d: _insert_word(s, i, _pick(d, COMBINING)),
-                                   lambda s, i, d: _insert_word(s, i, unicodedata.normalize("NFC", _pick(d, COMBINING))))
-
-
-@st.composite
-def _long(draw):
-    """100 to 2,000 characters: sentences joined, changed after the first hundred too."""
-    n = draw(st.integers(3, 30))
-    start = draw(st.integers(0, len(LATIN) - 1))
-    ref = " ".join(LATIN[(start + k) % len(LATIN)] for k in range(n))
-    k = draw(st.integers(1, n))
-    parts = ref.split(". ")
-    hyp = ". ".join(p if j % max(1, k) else _other_word(p, j) for j, p in enumerate(parts))
-    return hyp, ref
-
-
-@st.composite
-def _real(draw):
-    """A real sentence and a mutation of it (words replaced, dropped, swapped)."""
-    from .strategies import _edit
-
-    ref = draw(_sentence())
-    words = ref.split(" ")
-    k = draw(st.integers(0, len(words) - 1))
-    how = draw(st.sampled_from(("substitute", "drop", "swap", "edit")))
-    if how == "substitute":
-        words[k] = "house" if words[k] != "house" else "home"
-    elif how == "drop" and len(words) > 1:
-        del words[k]
-    elif how == "swap" and len(words) > 1:
-        j = (k + 1) % len(words)
-        words[k], words[j] = words[j], words[k]
-    else:
-        return _edit(draw, ref), ref
-    return " ".join(words), ref
-
-
-@dataclass(frozen=True)
-class InputClass:
-    id: str
-    title: str
-    strategy: Callable  # () -> strategy of (hypothesis, reference)
-    detect: Callable  # text -> bool (on any text of an input)
-    #: several references per segment (the class is about that), at least
-    references: int = 1
-
-
-_ENTITY_RE = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
-_TAG_RE = re.compile(r"</?(b|i|u|p|a|br|em|strong|span|div|sup|sub|li|ul)\b[^<>]*>")
-_SPECIAL_RE = re.compile("|".join(re.escape(t) for t in SPECIAL_TOKENS))
-_HYPHEN_RE = re.compile(r"\w-\r?\n\w")
-_NUMBER_RE = re.compile(r"\d[,.'\u202f\u00a0 ]\d")
-_LINK_RE = re.compile(r"https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+")
-_QUOTE_CHARS = set("\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u201a\u2039\u203a")
-_NO_SPACE_RE = re.compile("[\u3040-\u30ff\u4e00-\u9fff\u0e00-\u0e7f\uac00-\ud7af]{3}")
-_RTL_RE = re.compile("[\u0590-\u05ff\u0600-\u06ff]")
-_EMOJI_RE = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27bf][\u200d\ufe0f\U0001F3FB-\U0001F3FF\U0001F1E6-\U0001F1FF]")
-
-
-def _combining_sequence(t: str) -> bool:
-    return any(unicodedata.combining(c) for c in t[1:])
+def _combining_sequences(t: str) -> list:
+    return [t[i - 1:i + 1] for i in range(1, len(t)) if unicodedata.combining(t[i])]
 
 
 def _real_sentence(t: str) -> bool:
-    return any(len(w) >= 3 and w in _real_trigrams() for w in _trigrams(t))
+    return any(g in _real_trigrams() for g in _trigrams(t))
 
 
 def _trigrams(t: str):
@@ -179,64 +84,117 @@ def _real_trigrams() -> frozenset:
     return frozenset(g for s in LATIN for g in _trigrams(s))
 
 
+def _ragged(segments) -> bool:
+    return len(segments) > 1 and len({len(rs) for _, rs in segments}) > 1
+
+
+def _empty_beside_others(segments) -> bool:
+    return any("" in rs and any(rs) for _, rs in segments)
+
+
+def _several_references(segments) -> bool:
+    return any(len(rs) >= 3 and len(set(rs)) > 1 for _, rs in segments)
+
+
+def _over_thousand(segments) -> bool:
+    return any(len(t) > 1000 and any(r[1000:] != h[1000:] for r in rs) for h, rs in segments for t in (h, *rs))
+
+
+@dataclass(frozen=True)
+class InputClass:
+    id: str
+    title: str
+    #: (max references the unit may send) -> strategy of one segment (hypothesis, references)
+    segment: Callable
+    #: the witness: is a scored input (its segments) characteristic of the class?
+    witness: Callable[[Segments], bool]
+    #: the fewest references per segment the class needs sent (1: any implementation)
+    min_refs: int = 1
+    #: the levels it applies to
+    levels: tuple = ("sentence", "corpus")
+    #: (max references) -> strategy of a corpus's segments, when the class is about them
+    corpus: Optional[Callable] = None
+
+    def applies(self, level: str, max_refs: int) -> bool:
+        return level in self.levels and max_refs >= self.min_refs
+
+
+def _one(pair_strategy: Callable) -> Callable:
+    """A class of (hypothesis, reference) texts: one reference per segment."""
+    return lambda max_refs: pair_strategy().map(lambda hr: (hr[0], [hr[1]]))
+
+
+def _several(max_refs: int):
+    return st.integers(3, max(3, min(5, max_refs))).flatmap(D.references_for)
+
+
 #: The classes, in the order the budget is shared out.
 CLASSES = (
-    InputClass("real-sentences", "real sentences, mutated", _real, _real_sentence),
-    InputClass("html-entities", "HTML entities", _entities, _ENTITY_RE.search),
-    InputClass("markup", "markup tags", _markup, _TAG_RE.search),
-    InputClass("special-tokens", "special tokens (<unk>, [MASK], ...)", _special, _SPECIAL_RE.search),
-    InputClass("long-texts", "texts of 100 to 2,000 characters", _long, lambda t: len(t) >= 100),
-    InputClass("several-references", "3 to 5 references", _real, lambda t: False, references=3),
-    InputClass("hyphen-line-breaks", "a hyphen followed by a line break", _hyphen, _HYPHEN_RE.search),
-    InputClass("crlf", "CRLF line breaks", _crlf, lambda t: "\r\n" in t),
-    InputClass("tabs", "tabs inside text", _tabs, lambda t: "\t" in t.strip()),
-    InputClass("numbers", "numbers with separators", _numbers, _NUMBER_RE.search),
-    InputClass("urls-emails", "URLs and e-mail addresses", _links, _LINK_RE.search),
-    InputClass("typographic-quotes", "typographic quotes and dashes", _quotes,
-               lambda t: any(c in _QUOTE_CHARS for c in t)),
-    InputClass("cjk-thai", "CJK and Thai without spaces", _no_spaces, _NO_SPACE_RE.search),
-    InputClass("right-to-left", "right-to-left text with marks", _rtl, _RTL_RE.search),
-    InputClass("emoji-sequences", "emoji ZWJ sequences, flags, modifiers", _emoji, _EMOJI_RE.search),
-    InputClass("combining-sequences", "combining sequences", _combining, _combining_sequence),
+    InputClass("real-sentences", "real sentences, mutated", _one(D.real),
+               _differing(_real_sentence)),
+    InputClass("html-entities", "HTML entities", _one(D.entities), _regex(_ENTITY)),
+    InputClass("markup", "markup tags (<b>, <br/>, ...)", _one(D.markup), _regex(_TAG)),
+    InputClass("special-tokens", "special tokens (<unk>, </s>, [MASK], ...)", _one(D.special), _regex(_SPECIAL)),
+    InputClass("long-texts", "texts of 100 to 1,000 characters", _one(D.long),
+               _differing(lambda t: len(t) >= 100)),
+    InputClass("texts-over-1000", "texts of more than 1,000 characters, differing after the 1,000th",
+               _one(D.over_thousand), _over_thousand),
+    InputClass("repeated-hypotheses", "a short output many systems give, against other references each time",
+               _one(D.repeated), lambda segs: any(h in D.COMMON_OUTPUTS and any(r != h for r in rs) for h, rs in segs)),
+    InputClass("several-lines", "texts of several lines (LF)", _one(D.several_lines),
+               _differing(lambda t: "\n" in t.strip().replace("\r\n", ""))),
+    InputClass("several-references", "3 to 5 references", _several, _several_references, min_refs=3),
+    InputClass("ragged-references", "reference lists of different lengths (sacreBLEU: None in a stream)",
+               lambda max_refs: _several(max_refs), _ragged, min_refs=2, levels=("corpus",),
+               corpus=D.ragged_segments),
+    InputClass("empty-reference-beside-others", "an empty reference beside non-empty ones", D.empty_beside_others,
+               _empty_beside_others, min_refs=2),
+    InputClass("hyphen-line-breaks", "a hyphen followed by a line break", _one(D.hyphen), _regex(r"\w-\r?\n\w")),
+    InputClass("crlf", "CRLF line breaks", _one(D.crlf), _regex("\r\n")),
+    InputClass("tabs", "tabs inside text", _one(D.tabs), _contrast(lambda t: re.findall("\t", t.strip()))),
+    InputClass("numbers", "numbers with separators", _one(D.numbers), _regex(r"\d[,.'\u202f\u00a0 ]\d")),
+    InputClass("urls-emails", "URLs and e-mail addresses", _one(D.links),
+               _regex(r"https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+")),
+    InputClass("typographic-quotes", "typographic quotes and dashes", _one(D.quotes), _regex(_QUOTES)),
+    InputClass("cjk-thai", "CJK and Thai without spaces", _one(D.no_spaces),
+               _regex("[\u3040-\u30ff\u4e00-\u9fff\u0e00-\u0e7f\uac00-\ud7af]{3,}")),
+    InputClass("right-to-left", "right-to-left text with marks", _one(D.rtl),
+               _regex("[\u0590-\u05ff\u0600-\u06ff\u200e\u200f]+")),
+    InputClass("emoji-sequences", "emoji ZWJ sequences, flags, modifiers", _one(D.emoji), _regex(_EMOJI)),
+    InputClass("combining-sequences", "combining sequences", _one(D.combining), _contrast(_combining_sequences)),
 )
 BY_ID = {c.id: c for c in CLASSES}
 
 
-def classes_of(texts, references_per_segment: int = 1) -> set[str]:
-    """The classes an input holds (its texts, and its largest number of references)."""
-    out = {c.id for c in CLASSES if any(c.detect(t) for t in texts if t)}
-    if references_per_segment >= 3:
-        out.add("several-references")
-    return out
+def classes_of(segments) -> set[str]:
+    """The classes a scored input (``[(hypothesis, references)]``) is characteristic of."""
+    segments = [(h, list(rs)) for h, rs in segments]
+    return {c.id for c in CLASSES if c.witness(segments)}
 
 
-def budget_split(budget: int) -> list[tuple[InputClass, int]]:
+def applicable(level: str, max_refs: int) -> list[InputClass]:
+    """The classes a unit at ``level`` that may send ``max_refs`` references can try."""
+    return [c for c in CLASSES if c.applies(level, max_refs)]
+
+
+def budget_split(budget: int, classes=CLASSES) -> list[tuple[InputClass, int]]:
     """Each class's share of ``budget`` examples, in ``CLASSES`` order: equal shares, the
     remainder one each to the first classes; a class whose share is 0 is not drawn (and the
     scope says so)."""
-    n = len(CLASSES)
-    return [(c, budget // n + (1 if i < budget % n else 0)) for i, c in enumerate(CLASSES)]
-
-
-def segment_strategy(cls: InputClass, max_refs: int):
-    """One segment of the class: (hypothesis, references)."""
-    nrefs = min(max(cls.references, 1), max(1, max_refs)) if cls.references > 1 else 1
-    if cls.references > 1 and max_refs >= 3:
-        return st.tuples(cls.strategy(), st.integers(nrefs, min(5, max_refs))).flatmap(
-            lambda hr: st.tuples(st.just(hr[0][0]), st.lists(_sentence(), min_size=hr[1] - 1, max_size=hr[1] - 1).map(
-                lambda extra, r=hr[0][1]: [r] + extra)))
-    return cls.strategy().map(lambda hr: (hr[0], [hr[1]]))
+    n = len(classes)
+    return [(c, budget // n + (1 if i < budget % n else 0)) for i, c in enumerate(classes)]
 
 
 def sentence_inputs(cls: InputClass, max_refs: int):
-    return segment_strategy(cls, max_refs).map(lambda hr: {"hypothesis": hr[0], "references": list(hr[1])})
+    return cls.segment(max_refs).map(lambda hr: {"hypothesis": hr[0], "references": list(hr[1])})
 
 
 def corpus_inputs(cls: InputClass, max_refs: int):
-    """One to three segments of the class, all with as many references as the first."""
-    seg = segment_strategy(cls, max_refs)
-    return st.lists(seg, min_size=1, max_size=3).map(_rectangular).map(
-        lambda segs: {"hypotheses": [h for h, _ in segs], "references": [list(r) for _, r in segs]})
+    """One to three segments of the class, all with as many references as the first (the
+    classes about reference lists draw their own segments)."""
+    segs = cls.corpus(max_refs) if cls.corpus is not None else \
+        st.lists(cls.segment(max_refs), min_size=1, max_size=3).map(_rectangular)
+    return segs.map(lambda segs: {"hypotheses": [h for h, _ in segs], "references": [list(r) for _, r in segs]})
 
 
 def _rectangular(segs):

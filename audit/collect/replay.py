@@ -3,21 +3,23 @@
 The audit calls an implementation thousands of times in one warm process; an implementation
 that keeps state between calls (a cache keyed on part of its input, a counter) can answer a
 repro there with a value it never gives a fresh process.  So before the findings are built,
-every observation a finding may be built from is scored again by a freshly started
-implementation (``audit.adapters.resolve`` with the spec the adapter was made from, in an
-isolated worker: nothing of the audit's process is shared).  All of them go in one batch;
-where a value differs from the recorded one, that input is scored alone by two more fresh
-workers, the first of them called twice:
+every observation a finding may be built from -- unexplained ones included -- is scored again
+by freshly started implementations (``audit.adapters.resolve`` with the spec the adapter was
+made from, in an isolated worker: nothing of the audit's process is shared), one batch in each
+of two fresh workers under different ``PYTHONHASHSEED`` values (``HASH_SEEDS``); where a value
+differs from the recorded one, that input is scored alone by two more fresh workers, one per
+hash seed, the first of them called twice:
 
 * a fresh worker crashes or hangs on it: a ``crash`` (``timeout``) finding with that
   outcome and its message, never ``stateful``: a process that dies gave no answer to compare;
 * the fresh values all agree: the recorded value came from the state the audit's calls left
   behind: a ``stateful`` finding, with both values;
-* the two fresh workers differ, or the repeated call in one does: ``nondeterminism`` (the same
-  input, several values), with the values; where only the repetition differs, the detail says
-  that a call counter and chance cannot be told apart.  Only two answers that differ beyond
-  the tolerance are different values (``differ``), each shown whole (an exception with its
-  message), so no such row shows two equal values.
+* the two fresh workers differ (under different hash seeds: a value that depends on the order
+  of a set or dict of strings does), or the repeated call in one does: ``nondeterminism``
+  (the same input, several values), with the values and seeds; where only the repetition
+  differs, the detail says that a call counter and chance cannot be told apart.  Only two
+  answers that differ beyond the tolerance are different values (``differ``), each shown whole
+  (an exception with its message), so no such row shows two equal values.
 
 A call the fault budget did not make (``presumed``) is no answer: its input is not judged.
 Either way the finding the input stood for is folded into that row (it names it), never left
@@ -27,7 +29,9 @@ callable defined in no importable module) is not replayed, and its findings say 
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 from typing import Optional
 
 #: Differing inputs scored alone in two fresh workers each, at most (each costs two starts).
@@ -102,19 +106,50 @@ def _batch(adapter, observations):
     return [out[id(o)] for o in observations]
 
 
-def _alone(adapter, changes: dict, obs):
-    """The input scored alone: (first call, second call) in one fresh worker and one call in
-    another, or None when a worker cannot be started.  The repeated call tells a value that
-    changes with repetition (nondeterminism) from one that depends on earlier inputs (state)."""
-    calls = []
-    for repeat in (2, 1):
+#: The PYTHONHASHSEED of the fresh workers, one per worker in turn: a value that depends on
+#: the order of a set or dict of strings (hash randomization) differs between them.
+HASH_SEEDS = ("1", "2")
+
+
+@contextlib.contextmanager
+def _hash_seed(value: str):
+    """Children started inside get ``PYTHONHASHSEED=value`` (the fresh workers read the
+    environment when they are made and started)."""
+    before = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONHASHSEED", None)
+        else:
+            os.environ["PYTHONHASHSEED"] = before
+
+
+def _scored_fresh(adapter, changes: dict, seed: str, score):
+    """``score(fresh adapter)`` in a fresh worker under hash seed ``seed`` (None: it cannot be
+    started)."""
+    with _hash_seed(seed):
         f = fresh_adapter(adapter, changes)
         if f is None:
             return None
         try:
-            calls.extend(_call(f, obs) for _ in range(repeat))
+            return score(f)
         finally:
             f.close()
+
+
+def _alone(adapter, changes: dict, obs):
+    """The input scored alone: (first call, second call) in one fresh worker and one call in
+    another under another hash seed, or None when a worker cannot be started.  The repeated
+    call tells a value that changes with repetition (nondeterminism) from one that depends on
+    earlier inputs (state); the second seed, a value that depends on hash randomization."""
+    calls = []
+    for repeat, seed in zip((2, 1), HASH_SEEDS):
+        got = _scored_fresh(adapter, changes, seed, lambda f: [_call(f, obs) for _ in range(repeat)])
+        if got is None:
+            return None
+        calls.extend(got)
     return tuple(calls)
 
 
@@ -155,7 +190,8 @@ def judge(recorded, first, again, other, tolerance: float) -> Optional[tuple]:
         return died.kind, f"{which}: {died.detail or died.kind} (it scored {_text(recorded)} in the audit's process)", died
     if not same(first, other, tolerance):
         return ("nondeterminism", f"scored {_text(recorded)} in the audit's process, then {_text(first)} and "
-                                  f"{_text(other)} in two fresh ones", recorded)
+                                  f"{_text(other)} in two fresh ones (PYTHONHASHSEED {HASH_SEEDS[0]} and "
+                                  f"{HASH_SEEDS[1]})", recorded)
     if not same(first, again, tolerance):
         # Two fresh processes agree, yet the same input called again in one of them
         # changes: a call counter and per-call randomness both do this; named by what
@@ -180,15 +216,14 @@ def replay(adapter, observations: list, tolerance: float) -> list[tuple]:
         if o.outcome is not None and o.outcome.kind in ("value", "exception", "invalid") and not o.outcome.presumed:
             groups.setdefault(tuple(sorted((o.changes or {}).items())), []).append(o)
     for changes, obs in groups.items():
-        fresh = fresh_adapter(adapter, dict(changes))
-        if fresh is None:
+        # every repro in fresh workers under each hash seed: a value that depends on the seed
+        # differs from the recorded one under one of them at least
+        batches = [_scored_fresh(adapter, dict(changes), seed, lambda f: _batch(f, obs)) for seed in HASH_SEEDS]
+        if any(b is None for b in batches):
             continue
-        try:
-            answers = _batch(fresh, obs)
-        finally:
-            fresh.close()
-        differing = [(o, a) for o, a in zip(obs, answers) if not a.presumed and not same(o.outcome, a, tolerance)]
-        for o, _ in differing[:MAX_ALONE]:
+        differing = [o for o, *answers in zip(obs, *batches)
+                     if not any(a.presumed for a in answers) and not all(same(o.outcome, a, tolerance) for a in answers)]
+        for o in differing[:MAX_ALONE]:
             alone = _alone(adapter, dict(changes), o)
             verdict = judge(o.outcome, *alone, tolerance) if alone is not None else None
             if verdict is not None:

@@ -18,14 +18,22 @@ def reduce_repros(u) -> dict[str, Observation]:
     search's shrunk example."""
     from ..diagnose.deviations.triggers import pool as trigger_pool
 
+    from ..diagnose import inert
+    from ..diagnose.fitted import CLAIMED
+
     params, level, tol = u.params, u.level, u.checker.tolerance
     model = u.model.variant()
+    behind = inert.named_behind(u.model.evidence, u.level)
     out: dict[str, Observation] = {}
     for fam in u.model.families():
         if fam.startswith("parameter-ignored-"):
             continue
         start_level = repro_level(fam, level)
         pool = [s for s in trigger_pool(fam, params, start_level, u.refs_taken) if u.takes(s)]
+        if fam in behind:  # named where an unexplained deviation is inert: its repro is from there too
+            mine = reduce.alone(fam, model)
+            pool = inert.project(pool, behind[fam], params, level, model,
+                                 inert.differs_from(params, level, mine, [CLAIMED], tol))
         values = u.checker.classifier.scores(u.adapter, level, pool) if pool else []
         tiers = [reduce.tier(s, v, fam, model, params, level, u.scale, tol) for s, v in zip(pool, values)]
         best = min((t for t in tiers if t is not None), default=None)
@@ -89,3 +97,49 @@ def reduced(u, name: str, predicate: Callable, start, tag: str, *, seed_level: O
     found, _ = shrink(p, key, [(None, 0, choices, None)], seed=derived_seed(u.seed, seed_level or level, tag, name), tick=u.tick,
                       profile=u.profile)
     return found.inputs if found is not None else reduce.inputs_of(level, start)
+
+
+#: Calls the reduction of one unexplained row's repro makes at most (a count, not a clock), and
+#: the size (``Observation.size``) below which a repro is left as the pass's shrink made it.
+UNEXPLAINED_CALLS = 160
+UNEXPLAINED_FLOOR = 16 * 12
+
+
+def reduce_unexplained(u, key: tuple, obs: Observation) -> Optional[Observation]:
+    """An unexplained row's repro reduced character by character (each character dropped or
+    replaced by "a", each reference and segment dropped: ``audit.diagnose.reduce.strategy``)
+    while the input stays in the row's key: a real-text class draws whole sentences, which its
+    pass's own shrink can only swap for other sentences (issue 41, item 2).  None when nothing
+    smaller keeps the key."""
+    from reference_impl import corpus_score, sentence_score
+
+    from ..diagnose.oracle import score_many
+
+    level, params, tol = u.level, u.params, u.checker.tolerance
+    calls = [0]
+
+    def predicate(segs) -> bool:
+        if calls[0] >= UNEXPLAINED_CALLS:
+            return False
+        calls[0] += 1
+        value = score_many(u.adapter, level, [segs])[0]
+        if value is None:
+            return False
+        kw = params.kwargs()
+        expected = sentence_score(*segs[0], **kw).score if level == "sentence" else \
+            corpus_score([h for h, _ in segs], [r for _, r in segs], **kw).score
+        if abs(value - float(expected)) <= tol:
+            return False
+        ex = u.checker.classify(level, segs, params, value)
+        if ex is not None and ex.families:
+            return False
+        return ("unexplained",) + u.checker.classifier.signature(u.adapter, level, segs, params) == key
+
+    inputs = reduced(u, "|".join(key), predicate, u.segments_of(obs.inputs), "unexplained")
+    if inputs == obs.inputs:
+        return None
+    again = u.checker.check(level, inputs, repeat=False)
+    if again.key != key:
+        return None
+    again.changes, again.replay_case = {}, None
+    return again

@@ -37,7 +37,7 @@ from ..settings import options as settings
 from ..settings.hypothesis_profiles import SearchProfile
 from ..settings.hypothesis_profiles import resolve as resolve_profile
 from .regroup import explain_again
-from .repros import reduce_repros
+from .repros import UNEXPLAINED_FLOOR, reduce_repros, reduce_unexplained
 from .search import (
     Pass, Progress, _rank, derived_seed, generate, keys_to_shrink, metamorphic_examiner, shrink, strategies,
 )
@@ -100,6 +100,9 @@ class UnitAudit:
         self.repros: dict = {}
         self.by_name: dict[str, Pass] = {}  # the passes run, for the shrink runs of their keys
         self.confirmed: dict = {}
+        #: the input regions where an unexplained deviation was found inert (None: not looked
+        #: for, nothing stayed unexplained; ``audit.collect.fitting.judge_behind``)
+        self.behind: Optional[list] = None
         self.count = 0
         self.phase = f"{level} cases"
         self.start = time.monotonic()
@@ -158,8 +161,8 @@ class UnitAudit:
         with its share of the budget."""
         sentence, corpus, _ = strategies(self.adapter)
         max_refs = self.adapter.supports.refs_limit(5)
-        shares = [(c, n) for c, n in realtext.budget_split(self.max_examples // REAL_TEXT_SHARE)
-                  if n and (c.references <= 1 or max_refs >= c.references)]
+        shares = [(c, n) for c, n in realtext.budget_split(self.max_examples // REAL_TEXT_SHARE,
+                                                           realtext.applicable(self.level, max_refs)) if n]
         generic = self.max_examples - sum(n for _, n in shares)
         self.run_pass(Pass("claimed", self.examine, sentence if self.level == "sentence" else corpus, st.just({}),
                            generic))
@@ -202,10 +205,27 @@ class UnitAudit:
             if fitting.fit_relations(self):
                 self.checker.classifier.retry(level)
                 fitting.scan(self)  # a new model: the deviations that needed it can be fitted now
-        dropped = fitting.prune(self) + fitting.settle(self)
-        self.checker.classifier.retry(level)  # each key's own examples get an exhaustive search again
-        self.found = explain_again(self.found, lambda o: self.checker.check(o.level, o.inputs, o.changes, repeat=False),
-                                   dropped)
+            self.phase = f"{level} (behind)"
+            if fitting.judge_behind(self):
+                self.checker.classifier.retry(level)
+        self.settle_model()
+
+    #: Rounds of settling at most: explaining the recorded examples again may accept a family
+    #: (an input met early, explained by the deviations fitted since), and the model is then
+    #: judged again with it -- a family the new one and the others reproduce together is dropped.
+    SETTLE_ROUNDS = 2
+
+    def settle_model(self) -> None:
+        """What the others make redundant or no longer support is dropped, and the recorded
+        examples are explained again; again while that changed the model."""
+        for _ in range(self.SETTLE_ROUNDS):
+            before = tuple(self.model.families())
+            dropped = fitting.prune(self) + fitting.settle(self) + fitting.settle_behind(self)
+            self.checker.classifier.retry(self.level)  # each key's own examples get an exhaustive search again
+            self.found = explain_again(self.found,
+                                       lambda o: self.checker.check(o.level, o.inputs, o.changes, repeat=False), dropped)
+            if tuple(self.model.families()) == tuple(f for f in before if f not in dropped):
+                break
 
     def make_repros(self) -> None:
         """Each fitted deviation's own repro (reduced from its trigger inputs, alone where
@@ -228,6 +248,19 @@ class UnitAudit:
             if c.minimal is None:
                 seeds = sorted((s for ss in c.seeds.values() for s in ss), key=lambda s: s[:2])
                 c.minimal = seeds[0][-1] if seeds else c.largest
+        self.reduce_unexplained()
+
+    def reduce_unexplained(self) -> None:
+        """Every unexplained row's repro cut character by character while it stays in its key
+        (``audit.collect.repros.reduce_unexplained``): a long real-text sentence is not the row's
+        repro where a shorter input in the same key reproduces it."""
+        for key in [k for k in self.found if k[0] == "unexplained"]:
+            c = self.found[key]
+            if c.minimal is None or c.minimal.changes or c.minimal.size < UNEXPLAINED_FLOOR:
+                continue
+            obs = reduce_unexplained(self, key, c.minimal)
+            if obs is not None and _rank(obs) < _rank(c.minimal):
+                c.minimal = obs
 
     def replay_fresh(self) -> None:
         """Every repro replayed in a fresh worker: a value it does not give there is a

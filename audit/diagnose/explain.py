@@ -17,7 +17,7 @@ from typing import Optional
 from reference_impl import ChrfParams, SegmentStats
 
 from . import deviations
-from .models import FLOAT32_BOUND, agrees, variant_score
+from .models import FLOAT32_BOUND, agrees, describe_output, variant_score
 from .text_model import text_stats
 from .variants import ScoreVariant, TextVariant
 
@@ -33,21 +33,22 @@ class Explanation:
     targeted: int = 0
 
 
-def rounded_matches(value: Fraction, actual: float, scale: int, tol: float) -> Optional[int]:
-    """Decimals k at which ``value`` rounded on the implementation's scale gives ``actual``
-    (-1: float32 of the result), or None."""
+def rounded_matches(value: Fraction, actual: float, scale: int, tol: float) -> Optional[tuple]:
+    """(decimals k, rounding mode) at which ``value`` rounded on the implementation's scale
+    gives ``actual`` ((-1, None): float32 of the result), or None."""
+    from .models import ROUNDING_MODES, float32, rounded
+
     exact = float(value)
     if abs(exact - actual) > 50.0 * 100 / scale:  # more than any rounding can move it
         return None
     own = exact * scale / 100
     # Coarser than whole points on 0..100 is not "precision loss" but a different score.
     for k in range(0 if scale == 100 else 2, 9):
-        if abs(round(own, k) * 100 / scale - actual) <= tol:
-            return k
-    from .models import float32
-
+        for mode in ROUNDING_MODES:
+            if abs(rounded(own, k, mode) * 100 / scale - actual) <= tol:
+                return k, mode
     if abs(float32(exact) - actual) <= tol:
-        return -1
+        return -1, None
     return None
 
 
@@ -119,7 +120,7 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
     explanation then names and carries only the added deviations, its value is the merged
     model's."""
     base_tv, base_sv = base if base is not None else (TextVariant(), ScoreVariant())
-    nrefs, nsegs = len(segments[0][1]), len(segments)
+    nrefs, nsegs = max(len(rs) for _, rs in segments), len(segments)  # (ragged: the longest list)
     stats_cache: dict = {}
     #: statistics -> one canonical copy: text variants that read this input alike share their
     #: scores (``scored``) and their relevant score deviations (``relevant``)
@@ -188,10 +189,10 @@ def explain(segments: list[tuple[str, list[str]]], params: ChrfParams, level: st
                             else abs(float(value) - actual) <= tolerance):
                         exact.append(Explanation(added[0].families() + added[1].families(), value, variant=added))
                     elif size < max_size and not base_output:
-                        k = rounded_matches(value, actual, scale, tolerance)
-                        if k is not None:
-                            sv2 = replace(added[1], rounding=k)
-                            detail = "float32" if k < 0 else f"rounded to {k} decimals on its 0..{scale} scale"
+                        km = rounded_matches(value, actual, scale, tolerance)
+                        if km is not None:
+                            sv2 = replace(added[1], rounding=km[0], rounding_mode=km[1])
+                            detail = describe_output(sv2, scale)
                             output.append(Explanation(added[0].families() + sv2.families(), value, detail,
                                                       (added[0], sv2)))
                         if abs(float(value) - actual) <= FLOAT32_BOUND * max(1.0, abs(float(value)) / 100):

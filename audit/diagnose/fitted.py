@@ -19,7 +19,7 @@ from .models import agrees, predict
 from .variants import ScoreVariant, TextVariant
 
 CLAIMED = (TextVariant(), ScoreVariant())
-_OUTPUT_FIELDS = {"rounding": "precision-loss", "float32": "float32-arithmetic"}
+_OUTPUT_FIELDS = {"rounding": "precision-loss", "rounding_mode": "precision-loss", "float32": "float32-arithmetic"}
 #: Accepted families beyond which the explanations built from them are the single ones,
 #: pairs, all-but-one and all (not every subset): 2**6 merged models at most.
 MAX_SUBSET_FAMILIES = 6
@@ -123,7 +123,10 @@ class FittedModel:
                         dev.model_filter is not None and name not in _OUTPUT_FIELDS and \
                         not dev.model_filter(params, (name, value)):
                     continue
-                part = replace(CLAIMED[i], **{name: value})
+                if name == "rounding_mode":
+                    continue  # one deviation with its decimals
+                extra = {"rounding_mode": variant[1].rounding_mode} if name == "rounding" else {}
+                part = replace(CLAIMED[i], **{name: value}, **extra)
                 atom = (fam, (part, CLAIMED[1]) if i == 0 else (CLAIMED[0], part))
                 if atom not in atoms:
                     atoms.append(atom)
@@ -151,7 +154,7 @@ class FittedModel:
                  max_size: int = 4) -> Optional[Explanation]:
         """The smallest set of accepted deviations (applicable here) whose merged model gives
         ``actual`` on ``segments``: the input is explained away."""
-        nrefs, nsegs = len(segments[0][1]), len(segments)
+        nrefs, nsegs = max(len(rs) for _, rs in segments), len(segments)  # (ragged: the longest list)
         atoms = self.atoms(params, level, nrefs, nsegs)
         for size in range(1, min(len(atoms), max_size) + 1):
             for combo in itertools.combinations(atoms, size):

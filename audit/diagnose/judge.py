@@ -29,6 +29,7 @@ differs from the definition.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Optional
@@ -36,10 +37,11 @@ from typing import Optional
 from . import deviations
 from .deviations.triggers import pool as trigger_pool
 from .fitted import CLAIMED, merge, merge_all
-from .models import agrees, output, variant_score
+from . import output_rivals
+from .models import agrees, describe_output, output, variant_score
 from .text_model import text_stats
 from .reduce import without
-from .variants import ScoreVariant, TextVariant
+from .variants import ScoreVariant, TextVariant, runtime_of
 
 #: Distinguishing inputs drawn per family of a candidate; how many must be predicted per
 #: family and in all; separating inputs needed per rival.
@@ -61,12 +63,15 @@ class Verdict:
     variant: tuple
     predicted: int
     rivals: list = field(default_factory=list)
+    #: what the model is, in words: the runtime behaviour a text stage models, the output
+    #: stage's rounding (and the models of the same family no input told apart from it)
+    model: str = ""
 
     @property
     def evidence(self) -> str:
         told = f" and from {', '.join(self.rivals)}" if self.rivals else ""
         return (f"explains {self.predicted} of {self.predicted} distinguishing inputs (where it differs from the "
-                f"definition, from the other fitted deviations{told})")
+                f"definition, from the other fitted deviations{told})" + (f"; as {self.model}" if self.model else ""))
 
 
 class Judge:
@@ -81,6 +86,21 @@ class Judge:
         #: families -> (inputs agreeing, inputs asked) where their model changes the
         #: definition's score: partial support marks a family another bug may hide
         self.support: dict = {}
+        #: an ``audit.diagnose.inert.Region`` while candidates are judged behind an unexplained
+        #: deviation: every pool is projected onto it (``behind``)
+        self.region = None
+        #: what is fitted while a candidate is judged (its rivals are combined with it)
+        self._accepted: dict = {}
+
+    @contextlib.contextmanager
+    def behind(self, region):
+        """Judge on the families' distinguishing inputs projected onto ``region`` (where the
+        unexplained deviation was found inert, ``audit.diagnose.inert``)."""
+        self.region = region
+        try:
+            yield
+        finally:
+            self.region = None
 
     # ------------------------------------------------------------------ predictions
     def exact(self, segs, params, level: str, variant) -> Optional[Fraction]:
@@ -147,18 +167,24 @@ class Judge:
                     out.append(segs)
         return out
 
-    def rivals(self, families, merged, params, level: str, nrefs: int, nsegs: int) -> list[tuple[str, object]]:
+    def rivals(self, families, merged, params, level: str, nrefs: int, nsegs: int,
+               accepted=()) -> list[tuple[str, object]]:
         """(name, model or constant) of each alternative a rival mechanism makes of ``merged``:
-        the family replaced by its rival, and the ends of the scale."""
+        the family replaced by its rival -- alone, and combined with each deviation
+        ``accepted`` already and with all of them (issue 41: two accepted families together
+        may be what a third family looks like) -- and the ends of the scale."""
         out = []
         for fam in families:
             rest = without(fam, merged)
             for rid, stage, (fld, value) in deviations.rival_models(fam, params, level, nrefs, nsegs):
                 part = (replace(TextVariant(), **{fld: value}), ScoreVariant()) if stage == "text" else \
                     (TextVariant(), replace(ScoreVariant(), **{fld: value}))
-                alt = merge(rest, part)
-                if alt is not None and alt != merged:
-                    out.append((rid, alt))
+                for name, extra in [(rid, ())] + [(f"{rid} + {' + '.join(k)}", (v,)) for k, v in accepted] + \
+                        ([(f"{rid} + {' + '.join(f for k, _ in accepted for f in k)}", [v for _, v in accepted])]
+                         if len(accepted) > 1 else []):
+                    alt = merge_all(extra, merge(rest, part)) if merge(rest, part) is not None else None
+                    if alt is not None and alt != merged and alt not in [a for _, a in out]:
+                        out.append((name, alt))
         return out + list(ENDS)
 
     # ------------------------------------------------------------------ the verdict
@@ -166,7 +192,7 @@ class Judge:
         """The candidate's verdict with ``accepted`` (families -> variant) as what is fitted
         already; None when it is refused (an ambiguity is recorded on ``fitted``)."""
         key = (repr(adapter.claims), params, level, tuple(cand.families), cand.variant, tuple(sorted(accepted)),
-               tuple(accepted.values()))
+               tuple(accepted.values()), self.region and self.region.id)
         if key not in self._verdicts:
             self._verdicts[key] = self._judge(adapter, level, params, cand, fitted, accepted)
         return self._verdicts[key]
@@ -178,11 +204,16 @@ class Judge:
         takes = adapter.supports.takes
         pools = {f: [s for s in trigger_pool(f, params, level, nrefs) if all(takes(len(rs)) for _, rs in s)]
                  for f in cand.families}
+        if self.region is not None:
+            pools = self._projected(pools, cand, params, level, merge_all(accepted.values(), cand.variant) or cand.variant,
+                                    nrefs, nsegs)
         alternatives = fitted.explanations(params, level, nrefs, nsegs, accepted)
-        variants = [cand.variant]
-        if cand.variant[1].rounding is not None:  # the decimals seen on one input may be too few
-            variants += [(cand.variant[0], replace(cand.variant[1], rounding=k)) for k in (*range(0, 9), -1)
-                         if k != cand.variant[1].rounding]
+        self._accepted = accepted  # (what the rivals are combined with, ``rivals``)
+        variants = output_rivals.candidates(cand.variant)  # the decimals seen on one input may be too few
+        if "precision-loss" in pools:  # the ties of this model's score, where the rounding modes part
+            base = merge_all(accepted.values(), cand.variant) or cand.variant
+            pools["precision-loss"] = pools["precision-loss"] + output_rivals.ties(
+                params, level, base, scale, lambda segs: self.exact(segs, params, level, base))
         residuals = [()] + [(v,) for v in accepted.values()]
         if len(accepted) > 1:
             residuals.append(tuple(accepted.values()))
@@ -196,6 +227,16 @@ class Judge:
                 if verdict is not None:
                     return verdict
         return None
+
+    def _projected(self, pools: dict, cand, params, level: str, merged, nrefs: int, nsegs: int) -> dict:
+        """The pools projected onto ``self.region``: inputs of its shape on which the candidate
+        differs from the definition or from one of its rivals (``audit.diagnose.inert``)."""
+        from . import inert
+
+        others = [CLAIMED] + [alt for _, alt in self.rivals(cand.families, merged, params, level, nrefs, nsegs)
+                              if not isinstance(alt, Fraction)]
+        matters = inert.differs_from(params, level, merged, others, self.tolerance)
+        return {f: inert.project(p, self.region, params, level, merged, matters) for f, p in pools.items()}
 
     def _scored(self, adapter, level, inputs) -> list:
         return [(s, a) for s, a in zip(inputs, self.oracle.scores(adapter, level, inputs)) if a is not None]
@@ -264,19 +305,41 @@ class Judge:
         if "float32-arithmetic" in cand.families and sum(
                 differs(a, self.output(s, params, level, CLAIMED, scale), self.tolerance) for s, a in valid) < MIN_RIVAL:
             return None  # within float32 error of the definition, and never off it: no evidence
-        told = []
-        for name, alt in self.rivals(cand.families, merged, params, level, nrefs, nsegs):
+        told, untold = [], []
+        same_family = {name for name, _, same in output_rivals.rivals(merged, self._describe(scale)) if same}
+        combined = [(k, v) for k, v in self._accepted.items() if not set(k) & set(cand.families)]
+        for name, alt in self.rivals(cand.families, merged, params, level, nrefs, nsegs, combined) + \
+                [(n, a) for n, a, _ in output_rivals.rivals(merged, self._describe(scale))]:
             sep = self.separating(merged, alt, pools, params, level, scale)
             got = self._scored(adapter, level, sep[:MIN_RIVAL + 2])
+            if len(got) < MIN_RIVAL and name in same_family:
+                untold.append(name.split("(", 1)[1].rstrip(")"))  # one family: named, the mode left open
+                continue
             if len(got) < MIN_RIVAL:
                 fitted.ambiguous(f"one of {' + '.join(cand.families)} or {name}: no input of their trigger pools "
                                  f"tells them apart")
                 return None
             if not all(self._agrees(s, params, level, merged, a, scale) for s, a in got):
                 return None
-            if not isinstance(alt, Fraction) and name not in told:
+            if merged[1].float32 and not isinstance(alt, Fraction) and \
+                    all(self._agrees(s, params, level, alt, a, scale) for s, a in got):
+                return None  # a band is no name where the implementation gives exactly another model's numbers
+            if not isinstance(alt, Fraction) and name not in told and name not in same_family:
                 told.append(name)
-        return Verdict(variant, len(valid), told)
+        return Verdict(variant, len(valid), told, self._model_words(variant, scale, untold))
+
+    @staticmethod
+    def _describe(scale: int):
+        return lambda sv: describe_output(sv, scale)
+
+    @staticmethod
+    def _model_words(variant, scale: int, untold: list) -> str:
+        """The model in words: its runtime behaviours and its rounding (with the roundings no
+        input told apart from it)."""
+        out = describe_output(variant[1], scale) if variant[1].rounding is not None else ""
+        if out and untold:
+            out += f" (not told apart from: {'; '.join(untold[:3])}{'; ...' if len(untold) > 3 else ''})"
+        return "; ".join(x for x in (runtime_of(variant), out) if x)
 
     def _all_needed(self, variant, extra, valid, params, level, scale) -> bool:
         """No deviation of the candidate is idle: without any one of them (the accepted ones
@@ -285,7 +348,7 @@ class Judge:
         for part, cls in ((tv, TextVariant), (sv, ScoreVariant)):
             default = cls()
             for name in part.__dataclass_fields__:
-                if getattr(part, name) == getattr(default, name) or name in ("rounding", "float32"):
+                if getattr(part, name) == getattr(default, name) or name in ("rounding", "rounding_mode", "float32"):
                     continue
                 less = (replace(tv, **{name: getattr(default, name)}), sv) if part is tv else \
                     (tv, replace(sv, **{name: getattr(default, name)}))

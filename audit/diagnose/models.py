@@ -19,6 +19,7 @@ also holds the generic path, with every field set to what the definition says, e
 from __future__ import annotations
 
 import functools
+import math
 import struct
 from fractions import Fraction
 from typing import Sequence
@@ -227,13 +228,37 @@ def float32(x: float) -> float:
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
+#: How an implementation rounds its score (``ScoreVariant.rounding_mode``), with the words a
+#: finding says it in.
+ROUNDING_MODES = {None: "rounded", "half-up": "rounded half up", "truncate": "truncated"}
+
+
+def rounded(x: float, k: int, mode) -> float:
+    """``x`` to ``k`` decimals as a rounding mode does it (on the binary value, as code does)."""
+    if mode is None:
+        return round(x, k)
+    f = 10.0 ** k
+    return (math.floor(x * f + 0.5) if mode == "half-up" else math.trunc(x * f)) / f
+
+
+def describe_output(v: ScoreVariant, scale: int) -> str:
+    """A variant's output stage in words ("truncated to 2 decimals on its 0..100 scale")."""
+    if v.float32:
+        return "within float32 error"
+    if v.rounding is None:
+        return ""
+    if v.rounding < 0:
+        return "float32"
+    return f"{ROUNDING_MODES[v.rounding_mode]} to {v.rounding} decimals on its 0..{scale} scale"
+
+
 def output(value: Fraction, v: ScoreVariant, scale: int) -> float:
     """The number an implementation with output deviation ``v`` returns for exact ``value``."""
     if v.rounding is None:
         return float(value)
     if v.rounding < 0:
         return float32(float(value))
-    return round(float(value) * scale / 100, v.rounding) * 100 / scale
+    return rounded(float(value) * scale / 100, v.rounding, v.rounding_mode) * 100 / scale
 
 
 def agrees(value: Fraction, v: ScoreVariant, actual: float, scale: int, tolerance: float) -> bool:

@@ -31,7 +31,7 @@ from .models import agrees, predict
 from .variants import ScoreVariant, TextVariant
 
 _CLAIMED = (TextVariant(), ScoreVariant())
-_OUTPUT_FIELDS = ("rounding", "float32")
+_OUTPUT_FIELDS = ("rounding", "rounding_mode", "float32")
 
 
 def _fields_of(family: str, variant: tuple) -> dict:
@@ -44,7 +44,7 @@ def _fields_of(family: str, variant: tuple) -> dict:
             if value == getattr(default, name):
                 continue
             if name in _OUTPUT_FIELDS:
-                fam = "precision-loss" if name == "rounding" else "float32-arithmetic"
+                fam = "float32-arithmetic" if name == "float32" else "precision-loss"
             else:
                 fam = deviations.family_of(stage, name, value)
             if fam == family:

@@ -14,13 +14,47 @@ from . import deviations
 #: Code points removed by each whitespace family (the claimed definitions' own sets live in
 #: reference_impl.text).
 _ISSPACE = frozenset(chr(c) for c in range(0x3001) if chr(c).isspace())  # all 29 lie below U+3001
+#: Runtimes' documented whitespace predicates (issue 41): Java's ``Character.isWhitespace``
+#: (SPACE_SEPARATOR, LINE_SEPARATOR, PARAGRAPH_SEPARATOR but not the no-break spaces U+00A0,
+#: U+2007, U+202F; and U+0009-U+000D, U+001C-U+001F); JavaScript's ``\s`` (ECMA-262
+#: WhiteSpace and LineTerminator: U+0009, U+000B, U+000C, U+0020, U+00A0, U+FEFF, every Zs,
+#: U+000A, U+000D, U+2028, U+2029), which ``trim()`` and ``split(/\s+/)`` use.
+_ZS = frozenset("\u0020\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                "\u202f\u205f\u3000")
+JAVA_WHITESPACE = (_ZS - frozenset("\u00a0\u2007\u202f")) | frozenset("\u2028\u2029\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f")
+JS_WHITESPACE = _ZS | frozenset("\t\n\x0b\x0c\r\ufeff\u2028\u2029")
 WHITESPACE_SETS = {
     "whitespace-set-ascii-space": frozenset(" "),
+    # C isspace() in the C locale, Java's regex \s, Python's string.whitespace
     "whitespace-set-ascii": frozenset(" \t\n\r\x0b\x0c"),
+    # Unicode White_Space: Rust char::is_whitespace, Go unicode.IsSpace, the regex module's \s
     "whitespace-set-white-space": _ISSPACE - frozenset("\x1c\x1d\x1e\x1f"),
+    "whitespace-set-java": JAVA_WHITESPACE,
+    "whitespace-set-javascript": JS_WHITESPACE,
     "whitespace-removed": _ISSPACE,
     "whitespace-set-isspace": _ISSPACE,
 }
+#: The runtime behaviour each model of a text-stage axis is (what a finding's evidence names):
+#: (field, value) -> the runtimes' documented functions that behave so.
+RUNTIMES = {
+    ("ws", "whitespace-set-ascii"): "C isspace() in the C locale, Java's regex \\s",
+    ("ws", "whitespace-set-white-space"): "Rust char::is_whitespace, Go unicode.IsSpace",
+    ("ws", "whitespace-set-java"): "Java Character.isWhitespace",
+    ("ws", "whitespace-set-javascript"): "JavaScript \\s, String.prototype.trim",
+    ("case", "lower-simple"): "Go unicode.ToLower, Java Character.toLowerCase(int)",
+    ("case", "lower-per-character"): "Rust char::to_lowercase",
+    ("case", "lower-ascii"): "C tolower() in the C locale, Rust to_ascii_lowercase",
+    ("units", "utf8-bytes"): "Go, Rust and C++ byte strings",
+    ("units", "utf16-code-units"): "Java and JavaScript strings",
+}
+
+
+def runtime_of(variant) -> str:
+    """The runtime behaviours a variant's text stage models ("" when none is a runtime's)."""
+    tv = variant[0] if isinstance(variant, tuple) else variant
+    out = [f"{value} ({RUNTIMES[(name, value)]})" for name in ("ws", "case", "units")
+           for value in [getattr(tv, name, None)] if (name, value) in RUNTIMES]
+    return "; ".join(out)
 #: Format characters deleted by text normalizers: the byte-order mark alone, or with the
 #: zero-width (non-)joiners and the direction marks.
 FORMAT_SETS = {"bom": frozenset("\ufeff"), "format": frozenset("\ufeff\u200c\u200d\u200e\u200f")}
@@ -96,6 +130,10 @@ class ScoreVariant:
     unmatched_dropped: object = False
     # -- output stage
     rounding: Optional[int] = None  # decimals on the implementation's scale; -1: float32 of the result
+    #: how it rounds (``models.ROUNDING_MODES``): None (half to even: Python's round() of the
+    #: binary value, numpy.round), "half-up" (Java Math.round, JavaScript Math.round of the
+    #: scaled value), "truncate" (toward zero: a C cast, Go math.Trunc)
+    rounding_mode: Optional[str] = None
     float32: bool = False  # float32 arithmetic throughout: within FLOAT32_BOUND of the exact value
 
     def families(self) -> list[str]:
@@ -112,7 +150,8 @@ class ScoreVariant:
         try:
             return self.__dict__["_claimed"]
         except KeyError:
-            claimed = self == ScoreVariant(rounding=self.rounding, float32=self.float32)
+            claimed = self == ScoreVariant(rounding=self.rounding, rounding_mode=self.rounding_mode,
+                                           float32=self.float32)
             self.__dict__["_claimed"] = claimed
             return claimed
 

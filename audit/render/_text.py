@@ -205,6 +205,15 @@ def fit_line(implementation: str, level: str, fit: dict) -> str:
         tried, never = scope.get("classes", []), scope.get("never_tried", [])
         line += (f", on inputs of {len(tried)} input class{'es' if len(tried) != 1 else ''}; never tried: "
                  f"{', '.join(never) if never else 'none'}")
+        refused = scope.get("refused") or {}
+        if refused:
+            # the implementation's own message: no control character of it reaches a terminal
+            line += "; refused by the implementation: " + ", ".join(f"{c} ({visible(str(why)[:120], keep='')})"
+                                                                     for c, why in refused.items())
     if fit.get("leaves_out"):
         line += "; leaves out: " + "; ".join(fit["leaves_out"])
+    if "behind" in fit:
+        line += ("; behind it, the catalogued families were judged on inputs where it is inert (" +
+                 ", ".join(fit["behind"]) + ")" if fit["behind"] else
+                 "; no input region was found where it is inert: what it hides stays unnamed")
     return line

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .deviation import Deviation, Rival
+from .deviation import Deviation
 
 
 def _sacre(p, level, nrefs, nsegs):
@@ -75,39 +75,7 @@ def _beyond_two(p, level, nrefs, nsegs):
     return nrefs > 2
 
 
-# -- root causes: upstream library -> (regex on one line of its installed source, what it shows).
-# A family never borrows another family's line: two families of one library may share a
-# pattern only when SHARED_ROOTS below says they share the cause, and why (checked when the
-# registry is built, audit.diagnose.deviations).  sacreBLEU removes whitespace in
-# sacrebleu.metrics.helpers (extract_all_char_ngrams), outside the module searched, so its
-# whitespace families have no pointer.
-_WS_NLTK = (r"redos\.sub\(\s*r?[\"']\\s",
-            "`\\s` of nltk's regex wrapper matches Unicode White_Space, which lacks "
-            "U+001C..U+001F that str.isspace() (and sacreBLEU) remove")
-
-#: library -> {families: why they share one root-cause line}
-SHARED_ROOTS = {
-    "nltk": {
-        frozenset({"whitespace-set-white-space", "metamorphic-whitespace"}):
-            "the metamorphic relation inserts whitespace the definition removes; the characters nltk "
-            "keeps (U+001C..U+001F) are the ones its whitespace set lacks, so the relation breaks on the "
-            "very line that makes the whitespace set wrong",
-    },
-}
-
-_WS_RIVALS = ("whitespace-set-ascii-space", "whitespace-set-ascii", "whitespace-set-white-space",
-              "whitespace-stripped-ends-only", "whitespace-kept", "whitespace-collapsed")
-
-#: Mechanisms of real code no family names, declared as rivals of the families they mimic.
-RIVALS = [
-    Rival(id="regex-word-runs", title="word tokens are the runs of a \\w+|[^\\w\\s] regular expression",
-          stage="text", models=(("words", "regex-word-runs"),)),
-    Rival(id="incomplete-batch-dropped",
-          title="segments are scored in batches and an incomplete last batch is dropped", stage="text",
-          models=tuple(("corpus_layout", f"batches-{k}") for k in (2, 3, 4, 8))),
-    Rival(id="reference-ties-to-last", title="of references tied at the best score the last one is used",
-          stage="score", models=(("references", "tie-last"),)),
-]
+from .shared import _WS_NLTK, _WS_RIVALS, RIVALS, SHARED_ROOTS  # noqa: E402,F401 - re-exported
 
 DEVIATIONS = [
     # -- how per-order statistics become a score
@@ -191,14 +159,25 @@ DEVIATIONS = [
               stage="text", models=(("ws", "whitespace-set-ascii-space"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace", sweep="whitespace",
               rivals=_WS_RIVALS),
     Deviation(id="whitespace-set-ascii",
-              title="only ASCII whitespace is removed, Unicode whitespace is scored as characters",
+              title="only ASCII whitespace is removed (C isspace() in the C locale, Java's regex \\s), Unicode "
+              "whitespace is scored as characters",
               stage="text", models=(("ws", "whitespace-set-ascii"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace", sweep="whitespace",
               rivals=_WS_RIVALS),
     Deviation(id="whitespace-set-white-space",
-              title="Unicode White_Space is removed instead of every str.isspace() code point: U+001C..U+001F are "
-              "scored as characters",
+              title="Unicode White_Space is removed (Rust char::is_whitespace, Go unicode.IsSpace) instead of every "
+              "str.isspace() code point: U+001C..U+001F are scored as characters",
               stage="text", models=(("ws", "whitespace-set-white-space"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace",
               sweep="whitespace", roots={"nltk": _WS_NLTK}, rivals=_WS_RIVALS),
+    Deviation(id="whitespace-set-java",
+              title="Java's Character.isWhitespace set is removed instead of every str.isspace() code point: the "
+              "no-break spaces U+00A0, U+2007, U+202F and U+0085 are scored as characters",
+              stage="text", models=(("ws", "whitespace-set-java"),), applies=_ws_removed_by_claim_sacre, trigger="whitespace",
+              sweep="whitespace", rivals=_WS_RIVALS),
+    Deviation(id="whitespace-set-javascript",
+              title="JavaScript's \\s set is removed (trim(), split(/\\s+/)) instead of every str.isspace() code point: "
+              "U+001C..U+001F and U+0085 are scored as characters, U+FEFF is removed",
+              stage="text", models=(("ws", "whitespace-set-javascript"),), applies=_ws_removed_by_claim_sacre,
+              trigger="whitespace", sweep="whitespace", rivals=_WS_RIVALS),
     Deviation(id="whitespace-set-isspace",
               title="every str.isspace() code point is removed, where the claimed definition (chrF++.py) removes only "
               "U+0020 inside a line",
@@ -218,7 +197,7 @@ DEVIATIONS = [
               title="format characters (U+FEFF, the zero-width (non-)joiners U+200C/U+200D, the direction marks "
               "U+200E/U+200F) are deleted before counting",
               stage="text", models=(("format_deleted", "bom"), ("format_deleted", "format")), trigger="format",
-              sweep="format-characters", rivals=("unicode-normalization",)),
+              sweep="format-characters", rivals=("unicode-normalization", "whitespace-set-javascript")),
     Deviation(id="case-folded", title="text is lowercased although the claimed parameters are case-sensitive",
               stage="text", models=(("case", "case-folded"),), applies=_not_lower, trigger="case"),
     Deviation(id="case-not-folded", title="text is not lowercased although the claimed parameters ask for it",
@@ -227,11 +206,12 @@ DEVIATIONS = [
               title="str.casefold() (full case folding, e.g. ß -> ss) is used instead of str.lower()",
               stage="text", models=(("case", "casefold-instead-of-lower"),), applies=_lower, trigger="casefold",
               rivals=("lowercase-mapping-not-python", "unicode-normalization")),
-    Deviation(id="utf8-bytes", title="n-grams are over UTF-8 bytes instead of code points",
+    Deviation(id="utf8-bytes", title="n-grams are over UTF-8 bytes (Go, Rust and C++ byte strings) instead of code points",
               stage="text", models=(("units", "utf8-bytes"),), trigger="non-ascii",
               rivals=("utf16-code-units", "unicode-normalization")),
     Deviation(id="utf16-code-units",
-              title="n-grams are over UTF-16 code units instead of code points (non-BMP characters count twice)",
+              title="n-grams are over UTF-16 code units (Java and JavaScript strings) instead of code points "
+              "(non-BMP characters count twice)",
               stage="text", models=(("units", "utf16-code-units"),), trigger="non-bmp", rivals=("utf8-bytes",)),
     Deviation(id="unicode-normalization", title="text is Unicode-normalized (NFC/NFD/NFKC/NFKD) before counting",
               stage="text", models=tuple(("units", u) for u in ("NFC", "NFD", "NFKC", "NFKD")), trigger="normalization"),
@@ -307,8 +287,9 @@ DEVIATIONS = [
               trigger="segments", sweep="corpus-size", rivals=("incomplete-batch-dropped",)),
     # -- seen in real code (issue 30): each declared once, with its distinguishing inputs
     Deviation(id="lowercase-mapping-not-python",
-              title="text is lowercased by a mapping other than str.lower(): one code point to one (U+0130 to i, no "
-              "word-final sigma), each code point alone (no word-final sigma), or A-Z only",
+              title="text is lowercased by a mapping other than str.lower(): one code point to one (Go unicode.ToLower, "
+              "Java Character.toLowerCase: U+0130 to i, no word-final sigma), each code point alone (Rust "
+              "char::to_lowercase: no word-final sigma), or A-Z only (C tolower() in the C locale)",
               stage="text", models=(("case", "lower-simple"), ("case", "lower-per-character"), ("case", "lower-ascii")),
               applies=_lower, trigger="case-mappings", rivals=("case-not-folded",)),
     Deviation(id="reference-length-order-cap",
@@ -349,7 +330,8 @@ DEVIATIONS = [
                 f"value whatever it is given", stage="claims")
       for name in ("char_order", "word_order", "beta", "lowercase", "whitespace")),
     # -- output
-    Deviation(id="precision-loss", title="the score is rounded or computed in low precision", stage="output", trigger="plain"),
+    Deviation(id="precision-loss", title="the score is rounded (half to even, half up or toward zero) or computed in "
+              "low precision", stage="output", trigger="rounding"),
     Deviation(id="float32-arithmetic", title="the score is computed in single-precision (float32) arithmetic throughout",
               stage="output", trigger="plain", sweep="prefix",
               roots={"torchmetrics": (

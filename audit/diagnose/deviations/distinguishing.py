@@ -7,6 +7,8 @@ texts longer than where it cuts, changed after that point; ...).  Same conventio
 
 from __future__ import annotations
 
+import functools
+
 from .textgen import edit_words, mutate, one, pair, sentence, text
 
 #: Capitals whose lowercase differs between mappings: U+0130 (two code points for
@@ -93,7 +95,37 @@ def segment_lengths(params, level, nrefs, rng):
     return out
 
 
+def rounding(params, level, nrefs, rng):
+    """Plain inputs, then inputs whose exact score is a tie at some decimal (x.5, x.25, 62.5,
+    ...: halves on the implementation's scale; rounding half to even, half up and toward zero
+    part there), the smallest first."""
+    return [one(*pair(rng, params)) for _ in range(16)] + _ties(params)
+
+
+@functools.lru_cache(maxsize=64)
+def _ties(params) -> list:
+    """Inputs over "ab" of up to 5 characters a side whose score under ``params`` is a tie at
+    some decimal from 0 to 6 on the 0..100 scale or at some decimal from 2 to 8 on 0..1, one
+    per (decimal, scale)."""
+    from itertools import product
+
+    from reference_impl import sentence_score
+
+    texts = ["".join(t) for n in range(1, 6) for t in product("ab", repeat=n)]
+    seen, out = set(), []
+    for h, r in product(texts, texts):
+        value = sentence_score(h, [r], **params.kwargs()).score
+        for k in range(0, 9):
+            for scale in (100, 1):
+                key = (k, scale)
+                if key not in seen and (value * scale / 100 * 10 ** k).denominator == 2 and 0 < value < 100:
+                    seen.add(key)
+                    if one(h, r) not in out:
+                        out.append(one(h, r))
+    return out
+
+
 GENERATORS = {
     "case-mappings": case_mappings, "short-hypotheses": short_hypotheses, "char-word": char_word, "long": long,
-    "many-references": many_references, "segment-lengths": segment_lengths,
+    "many-references": many_references, "segment-lengths": segment_lengths, "rounding": rounding,
 }

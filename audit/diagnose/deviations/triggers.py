@@ -110,11 +110,16 @@ def whitespace(params, level, nrefs, rng):
         ch = rng.choice(pool)
         chars = [ch * rng.randint(2, 3)] if i % 3 == 1 else [" ", ch]
         out.append(_one(_insert(rng, hyp, chars, ends=True), _insert(rng, ref, chars, ends=i % 2 == 0)))
+    for ch in ("\x85", "\ufeff", "\xa0", "\u202f", "\x1c", "\x85"):  # where the runtimes' sets part
+        out.append(_both(rng, params, [ch], k=(1, 2)))
     return out
 
 
 def format_chars(params, level, nrefs, rng):
-    return [_both(rng, params, _FORMAT) for _ in range(24)]
+    """Format characters in both texts; then U+FEFF beside U+0085 or U+001C, which
+    JavaScript's whitespace set (it removes U+FEFF) keeps."""
+    return [_both(rng, params, _FORMAT) for _ in range(24)] + \
+        [_both(rng, params, ["\ufeff", rng.choice(["\x85", "\x1c", "\x1f"])], k=(2, 3)) for _ in range(8)]
 
 
 def case(params, level, nrefs, rng):
@@ -210,6 +215,11 @@ def segments(params, level, nrefs, rng):
     for corpus in out[30:]:
         (h0, r0), (h1, r1) = corpus[0], corpus[1]
         corpus[0], corpus[1] = (h0, r1), (h1, r0)
+    if nrefs > 1:  # two references per segment, the closer one second: streams read two segments
+        for _ in range(8):
+            pairs = [_pair(rng, params, rng.randint(params.char_order + 2, 3 * params.char_order)) for _ in range(
+                rng.randint(2, 3))]
+            out.append([(h, [_mutate(rng, h, rate=0.6), _mutate(rng, r, rate=0.1)]) for h, r in pairs])
     return out
 
 
@@ -267,7 +277,7 @@ def draw(family: str, generator: str, params, level: str, nrefs: int) -> list:
 
 
 #: Generators that draw several references per segment (the others draw one).
-MULTI_REFERENCE = {"references", "empty-references", "many-references"}
+MULTI_REFERENCE = {"references", "empty-references", "many-references", "segments"}
 
 
 @functools.lru_cache(maxsize=4096)
