@@ -55,7 +55,7 @@ def test_a_value_that_depends_on_the_hash_seed_is_nondeterminism_with_both_value
     adapter = _adapter("hash_order")
     try:
         recorded = v1 if abs(v1 - 50) < abs(v2 - 50) else v2  # whichever, the other seed differs
-        [(obs, family, detail)] = replay.replay(adapter, [_observation(adapter, hyp, refs, recorded)], 1e-9)
+        [(obs, family, detail, _)] = replay.replay(adapter, [_observation(adapter, hyp, refs, recorded)], 1e-9)
     finally:
         adapter.close()
     assert family == "nondeterminism", detail
@@ -74,7 +74,7 @@ def test_a_value_a_warmed_cache_gave_is_stateful_with_both_values():
         warm = warm_cache.sentence("abd", ["abd"])  # scored against the cached "xyz"
         right = Chrf().sentence("abd", ["abd"])
         assert warm != right
-        [(obs, family, detail)] = replay.replay(adapter, [_observation(adapter, "abd", ["abd"], warm)], 1e-9)
+        [(obs, family, detail, _)] = replay.replay(adapter, [_observation(adapter, "abd", ["abd"], warm)], 1e-9)
     finally:
         adapter.close()
     assert family == "stateful", detail
