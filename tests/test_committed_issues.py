@@ -30,7 +30,11 @@ import pytest
 from audit.upstream.patching import apply_diff_text, apply_to_copy
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
-FILES = sorted(p for p in REPORTS.rglob("*.md") if p.parent.parent.name == "issues" and p.name != "all-families.md")
+#: every committed issue file but the survey's: each of those calls a package only its own survey
+#: environment holds (15 of them, built by `chrf-audit survey`, 29 min from an empty cache), so
+#: CI cannot run them (tests/test_survey.py reads a planted survey's issue file and its snippet's call)
+FILES = sorted(p for p in REPORTS.rglob("*.md") if p.parent.parent.name == "issues" and p.name != "all-families.md"
+               and "survey" not in p.relative_to(REPORTS).parts)
 FENCE = re.compile(r"^(```|~~~~)(\w*)\n(.*?)^\1$", re.M | re.S)
 PRINTS = re.compile(r"# prints (.*?)(?:; expected .*|; the definition gives .*)?$")
 
