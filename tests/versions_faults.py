@@ -82,6 +82,9 @@ def _stopped_half_way(ctx):
 
 def _at(ctx, address: str, *extra):
     import dask
+    import distributed  # noqa: F401 - its defaults loaded first: a config.set of a key under a
+    # "distributed" not yet there deletes the whole subtree on exit, the defaults loaded inside
+    # too (every later connection then fails: KeyError 'distributed.comm.require-encryption')
 
     with dask.config.set({"distributed.comm.timeouts.connect": CONNECT}):
         return _versions(ctx, "--scheduler", address, *extra)
